@@ -1,0 +1,16 @@
+"""A House Divided: a pure, deterministic rules engine.
+
+    import rules_engine
+    g = rules_engine.new_game(scenario="1861", options=[], seed="any text")
+    g.legal_actions(); g.apply(action); g.events; g.state_json()
+    rules_engine.replay(g.header, g.events)
+
+See docs/rules-api.md."""
+from .errors import IllegalAction
+from .game import ENGINE_VERSION, Game, from_position, new_game, option_ids, replay
+from .map import SCENARIO_IDS, load_map, load_scenario
+from .dice import commitment, seeded_roll
+
+__all__ = ["IllegalAction", "Game", "new_game", "replay", "from_position", "load_map",
+           "load_scenario", "option_ids", "SCENARIO_IDS", "ENGINE_VERSION", "commitment",
+           "seeded_roll"]

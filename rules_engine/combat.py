@@ -1,0 +1,310 @@
+"""The Combat Segment (5.0 - 5.7): battles, rounds, fire, retreat, reinforcement,
+cavalry withdrawal, and the promotion a victory earns (6.0).
+
+A battle is a small state machine in ``self.battle``:
+  step "withdraw"  the defender, holding only Cavalry, may withdraw (5.6)
+  step "prepare"   from round 2 the firing side may retreat (5.4) or reinforce (5.5)
+  step "target"    the firing side announces one target per unit (5.1), then fires
+  step "promote"   the winner may promote one surviving participant (6.0)
+The defender fires first in every round (5.0)."""
+from __future__ import annotations
+
+from typing import Any
+
+from .data import other, pieces, unit_type
+
+
+class CombatRules:
+    # ------------------------------------------------------------------ segment
+    def _start_combat_segment(self) -> None:
+        self.phase = "battle_choice"
+
+    def _battle_boxes(self) -> list[str]:
+        units = self.units
+        out = []
+        for box, uids in self.at.items():
+            sides = {units[u].side for u in uids}
+            if len(sides) == 2:
+                out.append(box)
+        return out
+
+    def _battle_choice_legal(self) -> list[dict[str, Any]]:
+        return [{"type": "fight", "box": b} for b in self._battle_boxes()]
+
+    def _do_fight(self, box: str) -> None:
+        att_side, def_side = self.side, other(self.side)
+        att = [u for u in self.at[box] if self.units[u].side == att_side]
+        dfn = [u for u in self.at[box] if self.units[u].side == def_side]
+        entered = sorted({self.units[u].frm for u in att if self.units[u].frm not in (None, "sea")})
+        self.battle = {
+            "box": box, "attacker": att_side, "defender": def_side, "round": 1,
+            "firing": def_side, "step": "target", "winner": None,
+            "units": {att_side: att, def_side: dfn}, "entered_from": entered,
+            "reinforced": [], "targets": [], "participants": sorted(att + dfn),
+        }
+        self.phase = "battle"
+        self._note("battle", box=box, attacker=att_side, round=1)
+        all_cav = all(self.units[u].is_cav for u in dfn)
+        if all_cav and not all(self.units[u].is_cav for u in att):
+            self.battle["step"] = "withdraw"                              # 5.6
+
+    # ------------------------------------------------------------------ legal
+    def _battle_legal(self) -> list[dict[str, Any]]:
+        step = self.battle["step"]
+        if step == "withdraw":
+            return ([{"type": "withdraw", "to": b} for b in self._withdraw_boxes()]
+                    + [{"type": "stand"}])
+        if step == "prepare":
+            acts: list[dict[str, Any]] = []
+            if not self.battle["reinforced"]:
+                acts += [{"type": "retreat", "to": b} for b in self._retreat_boxes(self.battle["firing"])]
+            acts += [{"type": "reinforce", "unit": u} for u in self._reinforcements(self.battle["firing"])]
+            acts.append({"type": "open_fire"})
+            return acts
+        if step == "target":
+            return self._target_legal()
+        if step == "promote":
+            return ([{"type": "promote", "unit": u} for u in self._battle_promotable()]
+                    + [{"type": "no_promotion"}])
+        return []
+
+    def _adjacent(self, box: str, side: str) -> list[str]:
+        """Boxes joined to ``box`` by a line this side may use, each once."""
+        seen: list[str] = []
+        for nxt, line in self.map.neighbours(box):
+            if nxt not in seen and self._line_usable(side, line):
+                seen.append(nxt)
+        return seen
+
+    def _withdraw_boxes(self) -> list[str]:
+        """5.6: any adjacent box but enemy Recruitment Cities, enemy-occupied boxes
+        and boxes the attackers came from."""
+        b = self.battle
+        side = b["defender"]
+        return [n for n in self._adjacent(b["box"], side)
+                if self._may_enter(side, n) and not self._enemy_in(n, side)
+                and not self._enemy_city(n, side) and n not in b["entered_from"]]
+
+    def _enemy_city(self, box: str, side: str) -> bool:
+        return self.map.boxes[box].recruitment_city and self.controller(box) == other(side)
+
+    def _retreat_boxes(self, side: str) -> list[str]:
+        """5.4: one adjacent box, no enemy units, not an enemy Recruitment City, a
+        friendly box if there is one; defenders not where the attackers came from."""
+        b = self.battle
+        options = [n for n in self._adjacent(b["box"], side)
+                   if self._may_enter(side, n) and not self._enemy_in(n, side)
+                   and not self._enemy_city(n, side)
+                   and not (side == b["defender"] and n in b["entered_from"])]
+        friendly = [n for n in options if self.controller(n) == side]
+        return friendly or options
+
+    def _reinforcements(self, side: str) -> list[str]:
+        """5.5: one unit from each adjacent box per round; not units that fought this
+        Player Turn; the attacker never from a box with enemy units; the defender
+        leaves a screen as large as the enemy force there."""
+        b = self.battle
+        if not self._may_enter(side, b["box"]):
+            return []
+        out = []
+        for n in self._adjacent(b["box"], side):
+            if n in b["reinforced"]:
+                continue
+            mine = self._side_units(n, side)
+            enemies = len(self.at[n]) - len(mine)
+            if enemies and (side == b["attacker"] or len(mine) - 1 < enemies):
+                continue
+            out += [u.id for u in mine if not u.fought]
+        return out
+
+    def _target_legal(self) -> list[dict[str, Any]]:
+        """5.1: each enemy unit must be fired upon by at least one unit if possible."""
+        b = self.battle
+        firing = b["firing"]
+        assigned = {s for s, _ in b["targets"]}
+        shooters = [u for u in b["units"][firing] if u not in assigned]
+        enemies = b["units"][other(firing)]
+        covered = {t for _, t in b["targets"]}
+        uncovered = [t for t in enemies if t not in covered]
+        allowed = uncovered if len(uncovered) >= len(shooters) else enemies
+        return [{"type": "target", "unit": s, "target": t} for s in shooters for t in allowed]
+
+    def _battle_promotable(self) -> list[str]:
+        b = self.battle
+        return [u for u in b["units"][b["winner"]] if self._promotable(self.units[u], in_battle=True)]
+
+    # ------------------------------------------------------------------ execute
+    def _do_withdraw(self, to: str) -> None:
+        b = self.battle
+        for uid in list(b["units"][b["defender"]]):
+            self.units[uid].ent = False
+            self._place(uid, to)
+        self._note("withdrew", box=b["box"], to=to)
+        self._finish_battle(winner=None)
+
+    def _do_stand(self) -> None:
+        self.battle["step"] = "target"
+
+    def _do_retreat(self, to: str) -> None:
+        b = self.battle
+        side = b["firing"]
+        for uid in list(b["units"][side]):
+            self.units[uid].ent = False
+            self._place(uid, to)
+        b["units"][side] = []
+        self._note("retreated", side=side, box=b["box"], to=to)
+        self._battle_won(other(side))
+
+    def _do_reinforce(self, unit: str) -> None:
+        b = self.battle
+        u = self.units[unit]
+        b["reinforced"].append(u.loc)
+        if u.side == b["attacker"] and u.loc not in b["entered_from"]:
+            b["entered_from"].append(u.loc)
+        u.ent = u.river = False          # moving loses entrenchment; no river bonus (5.34)
+        self._place(unit, b["box"])
+        b["units"][u.side].append(unit)
+        b["participants"].append(unit)
+
+    def _do_open_fire(self) -> None:
+        self.battle["step"] = "target"
+
+    def _do_target(self, unit: str, target: str) -> None:
+        b = self.battle
+        b["targets"].append([unit, target])
+        if len(b["targets"]) == len(b["units"][b["firing"]]):
+            self._fire()
+
+    def shot_value(self, shooter: str, target: str) -> int:
+        """5.1 Combat Value after 5.31 entrenchment, 5.32 Crack Infantry and 5.34 river."""
+        b = self.battle
+        s, t = self.units[shooter], self.units[target]
+        value = unit_type(s.type)["combat"] + unit_type(t.type)["defense"]
+        if t.ent:
+            value -= 1
+        if b["firing"] == b["defender"] and b["round"] <= 2 and t.river:
+            value += 1
+        return value
+
+    def _fire(self) -> None:
+        b = self.battle
+        firing = b["firing"]
+        enemies = b["units"][other(firing)]
+        for shooter, target in b["targets"]:
+            if target not in enemies:
+                self._note("shot_wasted", unit=shooter, target=target)     # 5.1 example
+                continue
+            need = self.shot_value(shooter, target)
+            if need < 1:
+                self._note("impossible_shot", unit=shooter, target=target)  # 5.33
+                continue
+            value = self._roll("fire", side=firing, unit=shooter, target=target, need=need)
+            if value <= need:
+                self._hit(target)
+        b["targets"] = []
+        if not enemies:
+            self._battle_won(firing)
+            return
+        self._next_half()
+
+    def _hit(self, uid: str) -> None:
+        u = self.units[uid]
+        if not u.red:
+            u.red = True
+            self._note("reduced", unit=uid)
+            return
+        b = self.battle
+        b["units"][u.side].remove(uid)
+        if u.side == "confederate" and u.type[0] in "VC":
+            self.csa_losses += 1                                   # counted for 6.2
+        self._eliminate(uid)
+
+    def _eliminate(self, uid: str) -> None:
+        """5.1: Militia go to the Recruitment Pool, Veteran and Crack to stock."""
+        u = self.units[uid]
+        u.red = u.ent = False
+        self._place(uid, "pool" if unit_type(u.type)["quality"] == "militia" else "stock")
+        u.clear_turn_flags()
+        self._note("eliminated", unit=uid)
+
+    def _next_half(self) -> None:
+        b = self.battle
+        if b["firing"] == b["defender"]:
+            b["firing"] = b["attacker"]
+        else:
+            b["firing"] = b["defender"]
+            b["round"] += 1
+        b["reinforced"] = []
+        b["step"] = "target" if b["round"] == 1 else "prepare"
+
+    def _battle_won(self, winner: str) -> None:
+        b = self.battle
+        b["winner"] = winner
+        self._note("battle_won", box=b["box"], winner=winner, round=b["round"])
+        if self._battle_promotable():
+            b["step"] = "promote"
+        else:
+            self._finish_battle(winner)
+
+    def _finish_battle(self, winner: str | None) -> None:
+        for uid in self.battle["participants"]:
+            self.units[uid].fought = True
+        self.battle = None
+        self.phase = "battle_choice"
+
+    def _do_no_promotion(self) -> None:
+        if self.phase == "battle":
+            self._finish_battle(self.battle["winner"])
+        else:
+            self._end_promotion_segment()
+
+    # ------------------------------------------------------------------ explain
+    def _why_target(self, unit: Any, target: Any) -> str | None:
+        b = self.battle
+        firing = b["firing"]
+        if unit not in b["units"][firing]:
+            return f"{unit} is not one of your units in this battle."
+        if any(s == unit for s, _ in b["targets"]):
+            return f"{unit} has already announced its target this round (5.1)."
+        if target not in b["units"][other(firing)]:
+            return f"{target} is not an enemy unit in this battle."
+        return ("Every enemy unit must be fired upon by at least one of your units "
+                "before you gang up on any (5.1).")
+
+    def _why_retreat(self, to: Any) -> str | None:
+        b = self.battle
+        side = b["firing"]
+        if b["reinforced"]:
+            return "A player cannot retreat after reinforcing this round (5.5)."
+        if to not in self._adjacent(b["box"], side):
+            return "Retreat goes to an adjacent box joined by a line you may use (5.4)."
+        if self._enemy_in(to, side):
+            return "You may not retreat into a box containing enemy units (5.4)."
+        if self._enemy_city(to, side):
+            return "You may not retreat into an enemy-controlled Recruitment City (5.4)."
+        if side == b["defender"] and to in b["entered_from"]:
+            return "Defenders may not retreat to a box the attackers entered from (5.4)."
+        return "The retreat must go to a friendly box while one is available (5.4)."
+
+    def _why_withdraw(self, to: Any) -> str | None:
+        b = self.battle
+        if to not in self._adjacent(b["box"], b["defender"]):
+            return "Cavalry withdraw only to an adjacent box (5.6)."
+        return ("Cavalry may not withdraw into enemy Recruitment Cities, enemy-occupied "
+                "boxes or boxes the attackers came from (5.6).")
+
+    def _why_reinforce(self, unit: Any) -> str | None:
+        b = self.battle
+        u = self.units.get(unit) if isinstance(unit, str) else None
+        if u is None or u.side != b["firing"]:
+            return f"{unit} is not one of your units."
+        if u.loc not in self._adjacent(b["box"], u.side):
+            return "Reinforcements come only from adjacent boxes (5.5)."
+        if u.fought:
+            return "Units that already fought in a battle this Player Turn cannot reinforce (5.5)."
+        if u.loc in b["reinforced"]:
+            return "Only one unit from each adjacent box may reinforce per Battle Round (5.5)."
+        if u.side == b["attacker"]:
+            return "The attacker may not reinforce from a box containing enemy units (5.5)."
+        return ("The defender must leave a screening force as large as the enemy force "
+                "in the box he reinforces from (5.5).")

@@ -1,0 +1,337 @@
+"""The Game: the public face of the rules engine.
+
+Two paths, kept apart (see ../shared/DESIGN.md):
+- deciding: ``apply(action)`` checks the action against ``legal_actions()``, then
+  executes it, drawing dice from the game's die source and recording every event;
+- applying: ``replay(header, events)`` executes the recorded actions again with the
+  recorded dice and no legality checks.
+Both run the same ``_execute`` code, so they cannot drift apart.
+"""
+from __future__ import annotations
+
+import bisect
+import copy
+from typing import Any
+
+from . import calendar
+from .combat import CombatRules
+from .data import SIDES, options_table, other
+from .dice import NoDice, ScriptedDice, SeededDice, commitment
+from .errors import IllegalAction
+from .map import SCENARIO_IDS, load_map, load_scenario
+from .movement import MovementRules
+from .options import validate_options
+from .setup import place_scenario, place_position
+from .state import OFF_MAP, Unit, canonical_json, make_counter_mix
+from .turn import TurnRules
+
+ENGINE_VERSION = 1
+
+
+class _ReplayDice:
+    """Feeds a replay the die values recorded in its events, in order."""
+
+    def __init__(self, values: list[int]):
+        self._values = values
+        self._next = 0
+
+    def roll(self) -> int:
+        if self._next >= len(self._values):
+            raise ValueError("the event log has fewer die rolls than its actions need")
+        value = self._values[self._next]
+        self._next += 1
+        return value
+
+
+class Game(MovementRules, CombatRules, TurnRules):
+    """One game of A House Divided. Create it with new_game, replay or from_position."""
+
+    def __init__(self, header: dict[str, Any], dice: Any):
+        self.header = header
+        self.map = load_map()
+        self.options = frozenset(header["options"])
+        self._dice = dice
+        self._recording = True
+        self.events: list[dict[str, Any]] = []
+        self._legal: list[dict] | None = None
+        self._undo_floor = 0
+        # --- the state proper (serialised by state()) ---
+        self.units: dict[str, Unit] = make_counter_mix()
+        self.at: dict[str, list[str]] = {b: [] for b in self.map.boxes}
+        self.scenario = load_scenario(header["scenario"])
+        self.turn = 1
+        self.side = "union"
+        self.phase = "setup"
+        self.marches = 0
+        self.invasion = False
+        self.active: str | None = None
+        self.march_units: list[str] = []
+        self.battle: dict[str, Any] | None = None
+        self.recruit: dict[str, Any] | None = None
+        self.promotions = 0
+        self.control: dict[str, str] = {}
+        self.cav_only: set[str] = set()
+        self.ky_entered = False
+        self.csa_losses = 0          # Confederate Veteran/Crack units lost in battle this Game Turn (6.2)
+        self.result: dict[str, str] | None = None
+        self.rolls = 0
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def to_act(self) -> str | None:
+        if self.result is not None:
+            return None
+        if self.phase == "battle":
+            b = self.battle
+            return {"withdraw": b["defender"], "promote": b["winner"]}.get(b["step"], b["firing"])
+        return self.side
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        if self._legal is None:
+            self._legal = [] if self.result is not None else self._phase_legal()
+        return copy.deepcopy(self._legal)
+
+    def apply(self, action: Any) -> list[dict[str, Any]]:
+        if self.result is not None:
+            raise IllegalAction("The game is over.")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction('An action is a JSON object with a "type", e.g. {"type": "roll_marches"}.')
+        if self._legal is None:
+            self._legal = self._phase_legal()
+        if action not in self._legal:
+            raise IllegalAction(self.explain(action))
+        start = len(self.events)
+        side_before = self.to_act
+        self._run(action)
+        if self.to_act != side_before or any(e["type"] == "roll" for e in self.events[start:]):
+            self._undo_floor = len(self.events)
+        return self.events[start:]
+
+    def undo_floor(self) -> int:
+        """Events before this index can never be taken back: the last die roll or the
+        last change of who acts (the undo policy of the best play-by-web sites)."""
+        return self._undo_floor
+
+    def controller(self, box_id: str) -> str | None:
+        owner = self.control.get(box_id)
+        if owner is not None:
+            return owner
+        color = self.map.boxes[box_id].color
+        return None if color == "neutral" else color
+
+    def units_in(self, box_id: str, side: str | None = None) -> list[dict[str, Any]]:
+        return [self.units[u].to_dict() for u in self.at[box_id]
+                if side is None or self.units[u].side == side]
+
+    def army_maximum(self, side: str) -> int:
+        """7.1: the sum of the side's shields in the Recruitment Cities it controls."""
+        return sum(box.shields.get(side, 0) for bid, box in self.map.boxes.items()
+                   if box.shields.get(side) and self.controller(bid) == side)
+
+    def units_on_map(self, side: str) -> int:
+        return sum(1 for u in self.units.values() if u.side == side and u.loc not in OFF_MAP)
+
+    def state(self) -> dict[str, Any]:
+        return {
+            "engine": ENGINE_VERSION,
+            "scenario": self.scenario["id"],
+            "options": sorted(self.options),
+            "turn": self.turn,
+            "date": calendar.label(self.turn),
+            "side": self.side,
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "marches": self.marches,
+            "invasion": self.invasion,
+            "active": self.active,
+            "march_units": list(self.march_units),
+            "battle": copy.deepcopy(self.battle),
+            "recruit": copy.deepcopy(self.recruit),
+            "promotions": self.promotions,
+            "control": dict(sorted(self.control.items())),
+            "cav_only": sorted(self.cav_only),
+            "ky_entered": self.ky_entered,
+            "csa_losses": self.csa_losses,
+            "army_max": {s: self.army_maximum(s) for s in SIDES},
+            "on_map": {s: self.units_on_map(s) for s in SIDES},
+            "result": copy.deepcopy(self.result),
+            "rolls": self.rolls,
+            "units": [self.units[u].to_dict() for u in sorted(self.units)],
+        }
+
+    def state_json(self) -> str:
+        return canonical_json(self.state())
+
+    # ------------------------------------------------------------------ machinery
+    def _run(self, action: dict[str, Any]) -> None:
+        self._emit({"type": "action", "side": self.to_act, "action": copy.deepcopy(action)})
+        self._execute(action)
+        self._legal = None
+
+    def _execute(self, action: dict[str, Any]) -> None:
+        handler = getattr(self, "_do_" + action["type"])
+        args = {k: v for k, v in action.items() if k != "type"}
+        handler(**args)
+        self._advance()
+
+    def _emit(self, event: dict[str, Any]) -> None:
+        if self._recording:
+            self.events.append(event)
+
+    def _roll(self, purpose: str, **detail: Any) -> int:
+        value = self._dice.roll()
+        self.rolls += 1
+        if self._recording:
+            self.events.append({"type": "roll", "side": detail.pop("side", self.to_act),
+                                "purpose": purpose, "value": value, **detail})
+        return value
+
+    def _note(self, kind: str, **detail: Any) -> None:
+        """A derived event: what the action caused, for the log. Replay skips it."""
+        if self._recording:
+            self.events.append({"type": kind, **detail})
+
+    def _place(self, uid: str, loc: str) -> None:
+        """Move a piece anywhere (box, pool, stock, draft), keeping the box index."""
+        u = self.units[uid]
+        old = u.loc
+        if old in self.at:
+            self.at[old].remove(uid)
+        u.loc = loc
+        if loc in self.at:
+            bisect.insort(self.at[loc], uid)
+            if u.kind == "inf" and loc in self.cav_only and self.control.get(loc) == u.side:
+                self.cav_only.discard(loc)       # 8.0: infantry now holds the box
+        if old in self.at:
+            self._check_vacated(old, u.side)
+
+    def _check_vacated(self, box: str, side: str) -> None:
+        """8.0 exception: Cavalry alone control a box only while they occupy it."""
+        if box in self.cav_only and self.control.get(box) == side and not self._has(box, side):
+            self.cav_only.discard(box)
+            del self.control[box]
+            self._note("control_reverts", box=box)
+
+    def _has(self, box: str, side: str) -> bool:
+        units = self.units
+        return any(units[u].side == side for u in self.at[box])
+
+    def _side_units(self, box: str, side: str) -> list[Unit]:
+        units = self.units
+        return [units[u] for u in self.at[box] if units[u].side == side]
+
+    def _pick_off_map(self, side: str, type_: str, loc: str) -> str | None:
+        """Lowest-numbered piece of a type in the pool/stock/draft, or None."""
+        prefix = f"{side[0].upper()}-{type_}-"
+        for uid in sorted(self.units):
+            if uid.startswith(prefix) and self.units[uid].loc == loc:
+                return uid
+        return None
+
+    def explain(self, action: dict[str, Any]) -> str:
+        """Why an action that is not in legal_actions() is refused."""
+        kind = action.get("type")
+        expected = sorted({a["type"] for a in (self._legal or [])})
+        explainer = getattr(self, "_why_" + str(kind), None)
+        if kind in expected and explainer is not None:
+            reason = explainer(**{k: v for k, v in action.items() if k != "type"}) \
+                if _kwargs_ok(explainer, action) else None
+            if reason:
+                return reason
+            return f"That {kind} is not one of the legal choices now."
+        if expected:
+            who = self.to_act.capitalize() if self.to_act else "Nobody"
+            return (f"'{kind}' is not possible now: {who} is to act in the "
+                    f"{self.phase.replace('_', ' ')} and may: {', '.join(expected)}.")
+        return "No action is possible now."
+
+
+def _kwargs_ok(fn: Any, action: dict[str, Any]) -> bool:
+    import inspect
+    try:
+        inspect.signature(fn).bind(**{k: v for k, v in action.items() if k != "type"})
+        return True
+    except TypeError:
+        return False
+
+
+# ---------------------------------------------------------------------- factories
+def _header(scenario: str, options: Any, extra: dict[str, Any]) -> dict[str, Any]:
+    return {"engine": ENGINE_VERSION, "scenario": scenario,
+            "options": validate_options(options, scenario), **extra}
+
+
+def _dice_for(seed: str | None, dice: Any) -> Any:
+    if dice is not None:
+        return ScriptedDice(dice)
+    if seed is None:
+        raise ValueError("new_game needs a seed (text) or scripted dice")
+    return SeededDice(str(seed))
+
+
+def new_game(scenario: str = "1861", options: Any = (), seed: str | None = None,
+             dice: Any = None) -> Game:
+    """A new game at the scenario's start. ``dice`` scripts the die rolls (tests)."""
+    extra = {"seed_commitment": commitment(str(seed))} if dice is None and seed is not None else {}
+    if scenario not in SCENARIO_IDS:
+        raise ValueError(f"unknown scenario {scenario!r}; known: {', '.join(SCENARIO_IDS)}")
+    g = Game(_header(scenario, options, extra), _dice_for(seed, dice))
+    _silently(g, lambda: place_scenario(g))
+    return g
+
+
+def from_position(position: dict[str, Any], options: Any = (), seed: str | None = None,
+                  dice: Any = None) -> Game:
+    """A game from a position (see docs/rules-api.md): any situation, mid turn."""
+    scenario = position.get("scenario", "1861")
+    opts = position.get("options", options)
+    g = Game(_header(scenario, opts, {"position": copy.deepcopy(position)}),
+             _dice_for(seed, dice) if (seed is not None or dice is not None) else NoDice())
+    _silently(g, lambda: place_position(g, position))
+    return g
+
+
+def replay(header: dict[str, Any], events: list[dict[str, Any]], seed: str | None = None) -> Game:
+    """Rebuild a game from its header and events (no legality checks, recorded dice)."""
+    rolls = [e["value"] for e in events if e["type"] == "roll"]
+    g = Game(header, _ReplayDice(rolls))
+    if "position" in header:
+        _silently(g, lambda: place_position(g, header["position"]))
+    else:
+        _silently(g, lambda: place_scenario(g))
+    g._recording = False
+    floor = 0
+    for i, event in enumerate(events):
+        if event["type"] == "action":
+            before = g.to_act
+            g._execute(event["action"])
+            if g.to_act != before:
+                floor = i + 1
+        elif event["type"] == "roll":
+            floor = i + 1
+    # the floor is where the last action that rolled or changed the actor ended
+    g._undo_floor = _undo_floor_of(events, floor)
+    g._recording = True
+    g._legal = None
+    g.events = list(events)
+    g._dice = SeededDice(seed, g.rolls) if seed is not None else NoDice()
+    return g
+
+
+def _undo_floor_of(events: list[dict[str, Any]], floor: int) -> int:
+    """Extend a floor that falls inside an action's events to that action's end."""
+    n = len(events)
+    while floor < n and events[floor]["type"] != "action":
+        floor += 1
+    return floor
+
+
+def _silently(g: Game, fn: Any) -> None:
+    g._recording = False
+    fn()
+    g._recording = True
+    g._legal = None
+
+
+def option_ids() -> list[str]:
+    return sorted(options_table())

@@ -1,0 +1,86 @@
+"""The game state: plain data, serialisable to canonical JSON.
+
+Everything here is data; the rules that change it live in the rules modules."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .data import SIDES, pieces, unit_type
+
+# Where a unit can be when not on the map.
+POOL, STOCK, DRAFT = "pool", "stock", "draft"
+OFF_MAP = (POOL, STOCK, DRAFT)
+
+
+class Unit:
+    """One military piece of the counter mix. Promotion replaces the piece (6.0).
+
+    Per-turn flags (reset at the start of every Player Turn):
+      m       Marches this unit has taken part in this Movement Segment (max 2, 4.0)
+      moved   it moved (by land, sea or invasion) this Movement Segment
+      jumped  it made its one Jump Move this Movement Segment (4.4, 4.5)
+      sea     it moved by sea or invaded: no further movement (4.6, 4.7)
+      dig     it spent the first of the two Marches entrenching outside a Recruitment City (4.3)
+      frm     the box it entered its current box from ("sea" for an invasion)
+      river   it entered its current box across a river side or by invasion (5.34)
+      fought  it took part in a battle this Player Turn (5.5)
+      prom    it was promoted this Player Turn (6.0)
+    """
+
+    __slots__ = ("id", "side", "type", "loc", "red", "ent", "dig", "m", "moved",
+                 "jumped", "sea", "frm", "river", "fought", "prom")
+
+    def __init__(self, uid: str, side: str, type_: str, loc: str):
+        self.id, self.side, self.type, self.loc = uid, side, type_, loc
+        self.red = self.ent = False
+        self.clear_turn_flags()
+
+    def clear_turn_flags(self) -> None:
+        self.m = 0
+        self.moved = self.jumped = self.sea = self.dig = False
+        self.frm = None
+        self.river = self.fought = self.prom = False
+
+    @property
+    def kind(self) -> str:
+        return unit_type(self.type)["kind"]
+
+    @property
+    def is_cav(self) -> bool:
+        return self.type[1] == "C"
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {"id": self.id, "side": self.side, "type": self.type, "loc": self.loc}
+        for flag in ("red", "ent", "dig", "moved", "jumped", "sea", "river", "fought", "prom"):
+            if getattr(self, flag):
+                d[flag] = True
+        if self.m:
+            d["m"] = self.m
+        if self.frm is not None:
+            d["frm"] = self.frm
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Unit":
+        u = cls(d["id"], d["side"], d["type"], d["loc"])
+        for flag in ("red", "ent", "dig", "moved", "jumped", "sea", "river", "fought", "prom"):
+            setattr(u, flag, bool(d.get(flag, False)))
+        u.m = int(d.get("m", 0))
+        u.frm = d.get("frm")
+        return u
+
+
+def make_counter_mix() -> dict[str, Unit]:
+    """Every piece of the Game Piece Inventory, all in stock, ids like U-VI-07."""
+    units: dict[str, Unit] = {}
+    for side in SIDES:
+        for code, count in pieces()["inventory"][side].items():
+            for n in range(1, count + 1):
+                uid = f"{side[0].upper()}-{code}-{n:02d}"
+                units[uid] = Unit(uid, side, code, STOCK)
+    return units
+
+
+def canonical_json(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)

@@ -1,0 +1,310 @@
+"""Turn flow (3.0), promotions (6.0), recruitment (7.0 - 7.5), control (8.0),
+game length (9.0) and victory (10.0)."""
+from __future__ import annotations
+
+from typing import Any
+
+from . import calendar
+from .data import SIDES, other, pieces, unit_type
+
+# 10.0: the Union wins when it holds all seven at once.
+UNION_OBJECTIVES = ("new_orleans", "mobile", "atlanta", "memphis", "charleston_sc",
+                    "wilmington", "richmond")
+CAPITAL = "washington"
+
+
+class TurnRules:
+    # ------------------------------------------------------------------ dispatch
+    def _phase_legal(self) -> list[dict[str, Any]]:
+        phase = self.phase
+        if phase == "marches_roll":
+            return [{"type": "roll_marches"}]
+        if phase == "movement":
+            return self._movement_legal()
+        if phase == "battle_choice":
+            return self._battle_choice_legal()
+        if phase == "battle":
+            return self._battle_legal()
+        if phase == "promotion":
+            return ([{"type": "promote", "unit": u} for u in self._segment_promotable()]
+                    + [{"type": "no_promotion"}])
+        if phase == "recruit_roll":
+            return [{"type": "roll_recruits"}]
+        if phase == "recruitment":
+            return self._recruitment_legal() + [{"type": "end_recruitment"}]
+        return []
+
+    def _advance(self) -> None:
+        """Carry out everything that needs no decision, until someone must decide."""
+        while self.result is None:
+            if self.phase == "movement" and self._movement_auto():
+                continue
+            if self.phase == "battle_choice" and not self._battle_boxes():
+                self._end_combat_segment()
+                continue
+            if self.phase == "promotion" and not self._segment_promotable():
+                self._end_promotion_segment()
+                continue
+            if self.phase == "recruitment" and not self._recruitment_legal():
+                self._end_player_turn()
+                continue
+            return
+
+    # ------------------------------------------------------------------ turns
+    @property
+    def first_turn(self) -> int:
+        start = self.scenario["start"]
+        return calendar.turn_of(start["year"], start["month"])
+
+    @property
+    def last_turn(self) -> int:
+        if "9.1" in self.options and self.scenario["last_turn"] == 40:
+            return 45                                                    # 9.1
+        return self.scenario["last_turn"]
+
+    def _start_game_turn(self) -> None:
+        self._draft()
+        self.csa_losses = 0
+        self._start_player_turn("union")
+
+    def _start_player_turn(self, side: str) -> None:
+        self.side = side
+        for u in self.units.values():
+            u.clear_turn_flags()
+            if u.loc in self.at and self.map.boxes[u.loc].fort:
+                u.ent = True                                         # 4.3 permanent entrenchment
+        self._note("player_turn", turn=self.turn, date=calendar.label(self.turn), side=side)
+        if self.turn == self.first_turn:
+            self.marches, self.invasion = 2, False                   # 4.1, 11.2
+            self.phase = "movement"
+        else:
+            self.phase = "marches_roll"
+
+    def _end_player_turn(self) -> None:
+        self.recruit = None
+        if "10.1" in self.options and self.side == "union":
+            if self._check_confederate_victory():
+                return
+        if self.side == "union":
+            self._start_player_turn("confederate")
+            return
+        if self.turn >= self.last_turn:
+            self._end_of_game()
+            return
+        self.turn += 1
+        self._start_game_turn()
+
+    def _draft(self) -> None:
+        """7.2 Union Army Drafts (7.3 spreads the 1863 one over four months)."""
+        year, months = calendar.year(self.turn), calendar.months(self.turn)
+        if year not in pieces()["drafts"]["years"]:
+            return
+        if "7.3" in self.options and year == 1863:
+            count = 1 if months in ("04", "05", "06", "07") else 0
+        else:
+            count = pieces()["drafts"]["per_draft"] if months == "04" else 0
+        for _ in range(count):
+            uid = self._pick_off_map("union", "MI", "draft")
+            if uid is None:
+                break
+            self._place(uid, "pool")
+            self._note("drafted", unit=uid)
+
+    # ------------------------------------------------------------------ control
+    def _end_combat_segment(self) -> None:
+        for u in self.units.values():
+            if u.red:
+                u.red = False                                        # 5.7 recovery
+        self._capture(self.side)
+        self.phase = "promotion"
+        self.promotions = 1
+        if "10.1" not in self.options and self._check_confederate_victory():
+            return
+        self._check_union_victory()
+
+    def _capture(self, side: str) -> None:
+        """8.0: a box with a unit of the side at the end of its Combat Segment is its."""
+        units = self.units
+        for box, uids in self.at.items():
+            mine = [units[u] for u in uids if units[u].side == side]
+            if not mine:
+                continue
+            color = self.map.boxes[box].color
+            was = self.controller(box)
+            if color == side:
+                self.control.pop(box, None)
+                self.cav_only.discard(box)
+            else:
+                self.control[box] = side
+                if all(u.is_cav for u in mine):
+                    if was != side or box in self.cav_only:
+                        self.cav_only.add(box)
+                else:
+                    self.cav_only.discard(box)
+            if was != side:
+                self._note("captured", box=box, side=side)
+
+    # ------------------------------------------------------------------ victory
+    def _win(self, winner: str, reason: str) -> None:
+        self.result = {"winner": winner, "reason": reason}
+        self.phase = "over"
+        self.battle = None
+        self._note("game_over", winner=winner, reason=reason)
+
+    def _check_union_victory(self) -> bool:
+        if all(self.controller(b) == "union" for b in UNION_OBJECTIVES):
+            self._win("union", "The Union controls all seven Confederate cities of value 2 or 3 (10.0).")
+            return True
+        return False
+
+    def _check_confederate_victory(self) -> bool:
+        if self.controller(CAPITAL) == "confederate":
+            self._win("confederate", "The Confederacy captured Washington (10.0).")
+            return True
+        cs, us = self.army_maximum("confederate"), self.army_maximum("union")
+        if cs > us:
+            self._win("confederate", f"The Confederate Army Maximum Size ({cs}) exceeds the Union's ({us}) (10.0).")
+            return True
+        return False
+
+    def _end_of_game(self) -> None:
+        if self.scenario["id"] == "1861-short":
+            us, cs = self.army_maximum("union"), self.army_maximum("confederate")
+            if us >= cs + 5:
+                self._win("union", f"Union Army Maximum {us} is at least five above the Confederate {cs} (11.1).")
+            else:
+                self._win("confederate", f"Union Army Maximum {us} is not five above the Confederate {cs} (11.1).")
+            return
+        self._win("confederate", f"The Union did not win by the end of {calendar.label(self.turn)}: "
+                                 "the South has survived (10.0).")
+
+    # ------------------------------------------------------------------ promotion
+    def _promotable(self, u, in_battle: bool) -> bool:
+        """6.0: one step up, same kind, a piece of that type in stock, once a turn."""
+        nxt = pieces()["promotes_to"].get(u.type)
+        if nxt is None or u.prom:
+            return False
+        if "6.1" in self.options and nxt[0] == "C" and not in_battle:
+            return False                                             # 6.1
+        return self._pick_off_map(u.side, nxt, "stock") is not None
+
+    def _segment_promotable(self) -> list[str]:
+        if self.promotions <= 0:
+            return []
+        units = self.units
+        return [uid for box in self.at for uid in self.at[box]
+                if units[uid].side == self.side and self._promotable(units[uid], in_battle=False)]
+
+    def _do_promote(self, unit: str) -> None:
+        new = self._promote(unit)
+        if self.phase == "battle":
+            b = self.battle
+            side_list = b["units"][b["winner"]]
+            side_list[side_list.index(unit)] = new
+            b["participants"].append(new)
+            self._finish_battle(b["winner"])
+            return
+        self.promotions -= 1
+        if self.promotions <= 0:
+            self._end_promotion_segment()
+
+    def _promote(self, unit: str) -> str:
+        """Replace the piece by the next quality; its status stays (6.0)."""
+        old = self.units[unit]
+        new_type = pieces()["promotes_to"][old.type]
+        new_id = self._pick_off_map(old.side, new_type, "stock")
+        new = self.units[new_id]
+        for flag in ("red", "ent", "dig", "m", "moved", "jumped", "sea", "frm", "river", "fought"):
+            setattr(new, flag, getattr(old, flag))
+        new.prom = True
+        box = old.loc
+        self._place(new_id, box)
+        old.red = old.ent = False
+        old.clear_turn_flags()
+        self._place(unit, "pool" if unit_type(old.type)["quality"] == "militia" else "stock")
+        self._note("promoted", unit=unit, to=new_id, box=box)
+        return new_id
+
+    def _end_promotion_segment(self) -> None:
+        self.promotions = 0
+        self.phase = "recruit_roll"
+
+    # ------------------------------------------------------------------ recruitment
+    def _do_roll_recruits(self) -> None:
+        value = self._roll("recruits")
+        points = 2 if value == 1 else value                              # 7.0
+        if "7.5" in self.options:
+            points = max(points, 3) if self.side == "union" else min(points, 4)
+        self.recruit = {"points": points, "used": {}}
+        self.phase = "recruitment"
+
+    def army_limit(self, side: str) -> int:
+        """Units the side may have in play: 7.1, raised by 7.4 after each draft."""
+        limit = self.army_maximum(side)
+        if side == "union" and "7.4" in self.options:
+            drafts_done = sum(1 for y in pieces()["drafts"]["years"]
+                              if self.turn >= calendar.turn_of(y, 4))
+            limit += 4 * drafts_done
+        return limit
+
+    def _city_capacity(self, box: str) -> int:
+        if "7.5" in self.options and self.map.boxes[box].shields.get(self.side, 0) >= 3:
+            return 2                                                     # 7.5
+        return 1
+
+    def _recruitment_legal(self) -> list[dict[str, Any]]:
+        r = self.recruit
+        side = self.side
+        if r["points"] <= 0 or self.units_on_map(side) >= self.army_limit(side):
+            return []
+        types = [t for t in ("MI", "MC") if self._pick_off_map(side, t, "pool")]
+        if not types:
+            return []
+        acts = []
+        for bid, box in self.map.boxes.items():
+            if (box.shields.get(side) and self.controller(bid) == side
+                    and r["used"].get(bid, 0) < self._city_capacity(bid)):
+                acts += [{"type": "recruit", "unit_type": t, "box": bid} for t in types]
+        return acts
+
+    def _do_recruit(self, unit_type: str, box: str) -> None:
+        uid = self._pick_off_map(self.side, unit_type, "pool")
+        self._place(uid, box)
+        self.recruit["points"] -= 1
+        self.recruit["used"][box] = self.recruit["used"].get(box, 0) + 1
+        self._note("recruited", unit=uid, box=box)
+
+    def _do_end_recruitment(self) -> None:
+        self._end_player_turn()
+
+    def _why_recruit(self, unit_type: Any, box: Any) -> str | None:
+        side = self.side
+        if unit_type not in ("MI", "MC"):
+            return "Only Militia units are recruited (7.0)."
+        if not self._pick_off_map(side, unit_type, "pool"):
+            return f"No {unit_type} is in your Recruitment Pool (7.0)."
+        if self.units_on_map(side) >= self.army_limit(side):
+            return f"You are at your Army Maximum Size of {self.army_limit(side)} units (7.1)."
+        if box not in self.map.boxes:
+            return f"There is no box {box!r}."
+        b = self.map.boxes[box]
+        if not b.shields.get(side):
+            return f"{b.name} has no {side.capitalize()} recruitment shield (7.0)."
+        if self.controller(box) != side:
+            return f"You do not control {b.name} (7.0, 8.0)."
+        return f"Only one unit may be recruited in {b.name} per Recruitment Segment (7.0)."
+
+    def _why_promote(self, unit: Any) -> str | None:
+        u = self.units.get(unit) if isinstance(unit, str) else None
+        if u is None or u.loc not in self.at:
+            return f"{unit} is not a unit on the map."
+        if u.prom:
+            return "No unit can receive two promotions in one Player Turn (6.0)."
+        nxt = pieces()["promotes_to"].get(u.type)
+        if nxt is None:
+            return "Crack units cannot be promoted further (6.0)."
+        if "6.1" in self.options and nxt[0] == "C" and self.phase != "battle":
+            return "Veterans become Crack only as victorious survivors of a battle (6.1)."
+        if self.phase == "battle" and unit not in self.battle["units"].get(self.battle["winner"] or "", []):
+            return "Only a surviving unit of the winning side that took part may be promoted (6.0)."
+        return f"All {unit_type(nxt)['name']} pieces are in play: the counter mix is the limit (11.6)."
