@@ -274,6 +274,8 @@ class CombatRules:
     def _why_retreat(self, to: Any) -> str | None:
         b = self.battle
         side = b["firing"]
+        if b["step"] != "prepare":
+            return "Retreats begin with the second Battle Round, before firing (5.4)."
         if b["reinforced"]:
             return "A player cannot retreat after reinforcing this round (5.5)."
         if to not in self._adjacent(b["box"], side):
@@ -295,6 +297,8 @@ class CombatRules:
 
     def _why_reinforce(self, unit: Any) -> str | None:
         b = self.battle
+        if b["step"] != "prepare":
+            return "Reinforcements arrive from the second Battle Round, before firing (5.5)."
         u = self.units.get(unit) if isinstance(unit, str) else None
         if u is None or u.side != b["firing"]:
             return f"{unit} is not one of your units."

@@ -102,7 +102,11 @@ class Game(MovementRules, CombatRules, TurnRules):
             raise IllegalAction(self.explain(action))
         start = len(self.events)
         side_before = self.to_act
-        self._run(action)
+        try:
+            self._run(action)
+        except Exception:
+            self._restore(start)          # e.g. scripted dice ran out: leave g unchanged
+            raise
         if self.to_act != side_before or any(e["type"] == "roll" for e in self.events[start:]):
             self._undo_floor = len(self.events)
         return self.events[start:]
@@ -174,6 +178,13 @@ class Game(MovementRules, CombatRules, TurnRules):
         handler(**args)
         self._advance()
 
+    def _restore(self, n_events: int) -> None:
+        """Rebuild this game from its first n_events events, keeping its die source."""
+        dice, events = self._dice, self.events[:n_events]
+        again = replay(self.header, events)
+        self.__dict__.update(again.__dict__)
+        self._dice = dice
+
     def _emit(self, event: dict[str, Any]) -> None:
         if self._recording:
             self.events.append(event)
@@ -233,17 +244,39 @@ class Game(MovementRules, CombatRules, TurnRules):
         kind = action.get("type")
         expected = sorted({a["type"] for a in (self._legal or [])})
         explainer = getattr(self, "_why_" + str(kind), None)
-        if kind in expected and explainer is not None:
-            reason = explainer(**{k: v for k, v in action.items() if k != "type"}) \
-                if _kwargs_ok(explainer, action) else None
+        if kind in self._vocabulary() and explainer is not None and _kwargs_ok(explainer, action):
+            reason = explainer(**{k: v for k, v in action.items() if k != "type"})
             if reason:
                 return reason
+        if kind in expected:
             return f"That {kind} is not one of the legal choices now."
         if expected:
             who = self.to_act.capitalize() if self.to_act else "Nobody"
             return (f"'{kind}' is not possible now: {who} is to act in the "
                     f"{self.phase.replace('_', ' ')} and may: {', '.join(expected)}.")
         return "No action is possible now."
+
+    def _vocabulary(self) -> frozenset[str]:
+        if self.phase == "battle":
+            return BATTLE_STEPS[self.battle["step"]]
+        return PHASE_ACTIONS.get(self.phase, frozenset())
+
+
+PHASE_ACTIONS = {
+    "marches_roll": frozenset({"roll_marches"}),
+    "movement": frozenset({"move", "entrench", "activate", "sea_move", "invade", "end_march",
+                           "end_movement"}),
+    "battle_choice": frozenset({"fight"}),
+    "promotion": frozenset({"promote", "no_promotion"}),
+    "recruit_roll": frozenset({"roll_recruits"}),
+    "recruitment": frozenset({"recruit", "end_recruitment"}),
+}
+BATTLE_STEPS = {
+    "withdraw": frozenset({"withdraw", "stand"}),
+    "prepare": frozenset({"retreat", "reinforce", "open_fire"}),
+    "target": frozenset({"target", "retreat", "reinforce"}),
+    "promote": frozenset({"promote", "no_promotion"}),
+}
 
 
 def _kwargs_ok(fn: Any, action: dict[str, Any]) -> bool:
