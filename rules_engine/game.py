@@ -58,6 +58,16 @@ class Game(MovementRules, CombatRules, TurnRules):
         # --- the state proper (serialised by state()) ---
         self.units: dict[str, Unit] = make_counter_mix()
         self.at: dict[str, list[str]] = {b: [] for b in self.map.boxes}
+        self._kentucky = frozenset(b for b, box in self.map.boxes.items() if box.color == "neutral")
+        self._a_kentucky_box = min(self._kentucky)
+        self._on_map = {s: 0 for s in SIDES}
+        self._amax: dict[str, int] = {}
+        self._shields = {s: [(b, box.shields[s]) for b, box in self.map.boxes.items() if box.shields.get(s)]
+                         for s in SIDES}
+        self._by_type: dict[tuple[str, str], list[str]] = {}
+        for uid in sorted(self.units):
+            u = self.units[uid]
+            self._by_type.setdefault((u.side, u.type), []).append(uid)
         self.scenario = load_scenario(header["scenario"])
         self.turn = 1
         self.side = "union"
@@ -89,7 +99,7 @@ class Game(MovementRules, CombatRules, TurnRules):
     def legal_actions(self) -> list[dict[str, Any]]:
         if self._legal is None:
             self._legal = [] if self.result is not None else self._phase_legal()
-        return copy.deepcopy(self._legal)
+        return [_copy_action(a) for a in self._legal]
 
     def apply(self, action: Any) -> list[dict[str, Any]]:
         if self.result is not None:
@@ -129,11 +139,17 @@ class Game(MovementRules, CombatRules, TurnRules):
 
     def army_maximum(self, side: str) -> int:
         """7.1: the sum of the side's shields in the Recruitment Cities it controls."""
-        return sum(box.shields.get(side, 0) for bid, box in self.map.boxes.items()
-                   if box.shields.get(side) and self.controller(bid) == side)
+        cached = self._amax.get(side)
+        if cached is None:
+            cached = self._amax[side] = sum(
+                value for bid, value in self._shields[side] if self.controller(bid) == side)
+        return cached
+
+    def _control_changed(self) -> None:
+        self._amax.clear()
 
     def units_on_map(self, side: str) -> int:
-        return sum(1 for u in self.units.values() if u.side == side and u.loc not in OFF_MAP)
+        return self._on_map[side]
 
     def state(self) -> dict[str, Any]:
         return {
@@ -168,7 +184,7 @@ class Game(MovementRules, CombatRules, TurnRules):
 
     # ------------------------------------------------------------------ machinery
     def _run(self, action: dict[str, Any]) -> None:
-        self._emit({"type": "action", "side": self.to_act, "action": copy.deepcopy(action)})
+        self._emit({"type": "action", "side": self.to_act, "action": _copy_action(action)})
         self._execute(action)
         self._legal = None
 
@@ -208,8 +224,10 @@ class Game(MovementRules, CombatRules, TurnRules):
         old = u.loc
         if old in self.at:
             self.at[old].remove(uid)
+            self._on_map[u.side] -= 1
         u.loc = loc
         if loc in self.at:
+            self._on_map[u.side] += 1
             bisect.insort(self.at[loc], uid)
             if u.kind == "inf" and loc in self.cav_only and self.control.get(loc) == u.side:
                 self.cav_only.discard(loc)       # 8.0: infantry now holds the box
@@ -221,6 +239,7 @@ class Game(MovementRules, CombatRules, TurnRules):
         if box in self.cav_only and self.control.get(box) == side and not self._has(box, side):
             self.cav_only.discard(box)
             del self.control[box]
+            self._control_changed()
             self._note("control_reverts", box=box)
 
     def _has(self, box: str, side: str) -> bool:
@@ -233,9 +252,9 @@ class Game(MovementRules, CombatRules, TurnRules):
 
     def _pick_off_map(self, side: str, type_: str, loc: str) -> str | None:
         """Lowest-numbered piece of a type in the pool/stock/draft, or None."""
-        prefix = f"{side[0].upper()}-{type_}-"
-        for uid in sorted(self.units):
-            if uid.startswith(prefix) and self.units[uid].loc == loc:
+        units = self.units
+        for uid in self._by_type[side, type_]:
+            if units[uid].loc == loc:
                 return uid
         return None
 
@@ -277,6 +296,11 @@ BATTLE_STEPS = {
     "target": frozenset({"target", "retreat", "reinforce"}),
     "promote": frozenset({"promote", "no_promotion"}),
 }
+
+
+def _copy_action(action: dict[str, Any]) -> dict[str, Any]:
+    """Actions hold only strings, numbers and flat lists: a cheap exact copy."""
+    return {k: (v[:] if type(v) is list else v) for k, v in action.items()}
 
 
 def _kwargs_ok(fn: Any, action: dict[str, Any]) -> bool:

@@ -10,6 +10,7 @@ from typing import Any
 from .data import other
 
 POTOMAC = "Potomac"
+RAIL_ONLY = frozenset({"rail"})
 KENTUCKY_OPENS_TURN = 6          # 4.12: the Union 01/02 1862 Player Turn
 FIRST_1861_TURN = 1
 
@@ -19,9 +20,10 @@ class MovementRules:
     def _movement_legal(self) -> list[dict[str, Any]]:
         acts: list[dict[str, Any]] = []
         if self.active is not None:
+            enemy = self._enemy_boxes(self.side)
             for u in self._march_units_here():
                 if self._can_move(u):
-                    for path, by in self._paths(u):
+                    for path, by in self._paths(u, enemy):
                         acts.append({"type": "move", "unit": u.id, "path": path, "by": by})
                 if self._can_entrench(u):
                     acts.append({"type": "entrench", "unit": u.id})
@@ -107,37 +109,56 @@ class MovementRules:
             return 1                              # unfriendly railroad: one box
         return 3 if bonus else 2
 
-    def _paths(self, u) -> list[tuple[list[str], list[str]]]:
+    def _paths(self, u, enemy: set[str] | None = None) -> list[tuple[list[str], list[str]]]:
         """Every simple path this unit may take in one March, as (boxes, line kinds)."""
         side, start = u.side, u.loc
         out: list[tuple[list[str], list[str]]] = []
         neighbours = self.map.neighbours
+        if enemy is None:
+            enemy = self._enemy_boxes(side)
+        closed = self._closed_boxes(side)
+        limits: dict[tuple[frozenset, bool], int] = {}
+
+        def limit(kinds: frozenset, friendly_rail: bool) -> int:
+            key = (kinds, friendly_rail)
+            if key not in limits:
+                limits[key] = self._max_steps(u, set(kinds), friendly_rail)
+            return limits[key]
 
         def extend(cur: str, path: list[str], by: list[str], lines: list, friendly: bool) -> None:
+            n = len(path) + 1
             for nxt, line in neighbours(cur):
-                if nxt == start or nxt in path or not self._line_usable(side, line):
+                if nxt == start or nxt in closed or nxt in path or not self._line_usable(side, line):
                     continue
-                if not self._may_enter(side, nxt):
+                kind = line.kind
+                kinds = frozenset(by + [kind])
+                fr = friendly and (kind != "rail" or self._friendly_rail(side, cur, nxt))
+                if n > limit(kinds, fr and kinds == RAIL_ONLY):
                     continue
-                kinds = set(by) | {line.kind}
-                fr = friendly and (line.kind != "rail" or self._friendly_rail(side, cur, nxt))
-                n = len(path) + 1
-                if n > self._max_steps(u, kinds, fr and all(k == "rail" for k in kinds)):
-                    continue
-                new_path, new_by, new_lines = path + [nxt], by + [line.kind], lines + [line]
-                enemy_here = self._enemy_in(nxt, side)
-                jump = n == 2 and self._enemy_in(path[0], side)
-                if jump and (enemy_here or not self._jump_ok(u, path[0], new_lines)):
+                new_path, new_by = path + [nxt], by + [kind]
+                enemy_here = nxt in enemy
+                jump = n == 2 and path[0] in enemy
+                if jump and (enemy_here or not self._jump_ok(u, path[0], lines + [line])):
                     continue          # a jump (4.4, 4.5) may not end among enemy units
                 out.append((new_path, new_by))
                 if enemy_here:
                     if n == 1 and not u.jumped:
-                        extend(nxt, new_path, new_by, new_lines, fr)     # try jumping on
+                        extend(nxt, new_path, new_by, lines + [line], fr)   # try jumping on
                 elif n < 3 and not jump:
-                    extend(nxt, new_path, new_by, new_lines, fr)
+                    extend(nxt, new_path, new_by, lines + [line], fr)
 
         extend(start, [], [], [], True)
         return out
+
+    def _enemy_boxes(self, side: str) -> set[str]:
+        units = self.units
+        return {box for box, uids in self.at.items() if any(units[x].side != side for x in uids)}
+
+    def _closed_boxes(self, side: str) -> frozenset[str]:
+        """Boxes this side may not enter now (4.11, 4.12 Kentucky)."""
+        if self._may_enter(side, self._a_kentucky_box):
+            return frozenset()
+        return self._kentucky
 
     def _jump_ok(self, u, over: str, lines: list) -> bool:
         """4.4 Cavalry Jump Move or 4.5 Union River Jump Move over ``over``."""

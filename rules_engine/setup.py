@@ -29,6 +29,7 @@ def place_scenario(g) -> None:
             if g.map.boxes[box].color != side:
                 g.control[box] = side
     _occupation_control(g)
+    g._control_changed()
     _fill_pools(g, draft_now=True)
     g._start_game_turn()
 
@@ -100,6 +101,7 @@ def place_position(g, pos: dict[str, Any]) -> None:
     for box in pos.get("control", {}).get("neutral", []):
         g.control.pop(g.map.resolve(box), None)
     g.cav_only = {g.map.resolve(b) for b in pos.get("cav_only", [])}
+    g._control_changed()
     g.ky_entered = bool(pos.get("ky_entered", False))
     _fill_pools(g, draft_now=False, pool=pos.get("pool"))
     g.side = pos.get("side", "union")
@@ -147,6 +149,7 @@ def _load_state(g, st: dict[str, Any]) -> None:
     g.battle, g.recruit = st["battle"], st["recruit"]
     g.promotions = st["promotions"]
     g.control = dict(st["control"])
+    g._control_changed()
     g.cav_only = set(st["cav_only"])
     g.ky_entered, g.csa_losses = st["ky_entered"], st["csa_losses"]
     g.result, g.rolls = st["result"], st["rolls"]

@@ -45,7 +45,7 @@ class TurnRules:
             if self.phase == "promotion" and not self._segment_promotable():
                 self._end_promotion_segment()
                 continue
-            if self.phase == "recruitment" and not self._recruitment_legal():
+            if self.phase == "recruitment" and not self._can_recruit():
                 self._end_player_turn()
                 continue
             return
@@ -69,10 +69,14 @@ class TurnRules:
 
     def _start_player_turn(self, side: str) -> None:
         self.side = side
-        for u in self.units.values():
-            u.clear_turn_flags()
-            if u.loc in self.at and self.map.boxes[u.loc].fort:
-                u.ent = True                                         # 4.3 permanent entrenchment
+        units, boxes = self.units, self.map.boxes
+        for box, uids in self.at.items():                 # off-map pieces are always clear
+            fort = boxes[box].fort
+            for uid in uids:
+                u = units[uid]
+                u.clear_turn_flags()
+                if fort:
+                    u.ent = True                                     # 4.3 permanent entrenchment
         self._note("player_turn", turn=self.turn, date=calendar.label(self.turn), side=side)
         if self.turn == self.first_turn:
             self.marches, self.invasion = 2, False                   # 4.1, 11.2
@@ -142,6 +146,7 @@ class TurnRules:
                 else:
                     self.cav_only.discard(box)
             if was != side:
+                self._control_changed()
                 self._note("captured", box=box, side=side)
 
     # ------------------------------------------------------------------ victory
@@ -252,20 +257,27 @@ class TurnRules:
             return 2                                                     # 7.5
         return 1
 
-    def _recruitment_legal(self) -> list[dict[str, Any]]:
-        r = self.recruit
+    def _recruit_types(self) -> list[str]:
         side = self.side
-        if r["points"] <= 0 or self.units_on_map(side) >= self.army_limit(side):
+        if self.recruit["points"] <= 0 or self.units_on_map(side) >= self.army_limit(side):
             return []
-        types = [t for t in ("MI", "MC") if self._pick_off_map(side, t, "pool")]
+        return [t for t in ("MI", "MC") if self._pick_off_map(side, t, "pool")]
+
+    def _recruit_cities(self):
+        side, used = self.side, self.recruit["used"]
+        for bid, _ in self._shields[side]:
+            if self.controller(bid) == side and used.get(bid, 0) < self._city_capacity(bid):
+                yield bid
+
+    def _can_recruit(self) -> bool:
+        return bool(self._recruit_types()) and next(self._recruit_cities(), None) is not None
+
+    def _recruitment_legal(self) -> list[dict[str, Any]]:
+        types = self._recruit_types()
         if not types:
             return []
-        acts = []
-        for bid, box in self.map.boxes.items():
-            if (box.shields.get(side) and self.controller(bid) == side
-                    and r["used"].get(bid, 0) < self._city_capacity(bid)):
-                acts += [{"type": "recruit", "unit_type": t, "box": bid} for t in types]
-        return acts
+        return [{"type": "recruit", "unit_type": t, "box": bid}
+                for bid in self._recruit_cities() for t in types]
 
     def _do_recruit(self, unit_type: str, box: str) -> None:
         uid = self._pick_off_map(self.side, unit_type, "pool")
