@@ -20,11 +20,12 @@ class CombatRules:
         self.phase = "battle_choice"
 
     def _battle_boxes(self) -> list[str]:
-        units = self.units
+        units, at = self.units, self.at
         out = []
-        for box, uids in self.at.items():
-            sides = {units[u].side for u in uids}
-            if len(sides) == 2:
+        for box in self.occupied_boxes():
+            uids = at[box]
+            first = units[uids[0]].side
+            if any(units[u].side != first for u in uids):
                 out.append(box)
         return out
 

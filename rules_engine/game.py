@@ -61,6 +61,7 @@ class Game(MovementRules, CombatRules, TurnRules):
         self._kentucky = frozenset(b for b, box in self.map.boxes.items() if box.color == "neutral")
         self._a_kentucky_box = min(self._kentucky)
         self._on_map = {s: 0 for s in SIDES}
+        self._occupied: set[str] = set()       # boxes holding any unit
         self._amax: dict[str, int] = {}
         self._shields = {s: [(b, box.shields[s]) for b, box in self.map.boxes.items() if box.shields.get(s)]
                          for s in SIDES}
@@ -225,10 +226,13 @@ class Game(MovementRules, CombatRules, TurnRules):
         if old in self.at:
             self.at[old].remove(uid)
             self._on_map[u.side] -= 1
+            if not self.at[old]:
+                self._occupied.discard(old)
         u.loc = loc
         if loc in self.at:
             self._on_map[u.side] += 1
             bisect.insort(self.at[loc], uid)
+            self._occupied.add(loc)
             if u.kind == "inf" and loc in self.cav_only and self.control.get(loc) == u.side:
                 self.cav_only.discard(loc)       # 8.0: infantry now holds the box
         if old in self.at:
@@ -241,6 +245,9 @@ class Game(MovementRules, CombatRules, TurnRules):
             del self.control[box]
             self._control_changed()
             self._note("control_reverts", box=box)
+
+    def occupied_boxes(self) -> list[str]:
+        return sorted(self._occupied)
 
     def _has(self, box: str, side: str) -> bool:
         units = self.units

@@ -406,7 +406,8 @@ class MovementRules:
                 return "The Confederacy may not make river Jump Moves (4.5)."
             return "River Jump Moves go only down a river (4.5)."
         if not u.is_cav:
-            return "Only Cavalry may jump through a box containing enemy units (4.4)."
+            return ("A unit entering a box containing enemy units must stop there (4.0); "
+                    "only Cavalry may jump through one (4.4).")
         if "river" in kinds:
             return "Cavalry may not Jump Move by river (4.4)."
         return "Cavalry may not jump through a box holding enemy Cavalry (4.4)."

@@ -42,7 +42,7 @@ class TurnRules:
             if self.phase == "battle_choice" and not self._battle_boxes():
                 self._end_combat_segment()
                 continue
-            if self.phase == "promotion" and not self._segment_promotable():
+            if self.phase == "promotion" and not self._any_segment_promotable():
                 self._end_promotion_segment()
                 continue
             if self.phase == "recruitment" and not self._can_recruit():
@@ -70,9 +70,9 @@ class TurnRules:
     def _start_player_turn(self, side: str) -> None:
         self.side = side
         units, boxes = self.units, self.map.boxes
-        for box, uids in self.at.items():                 # off-map pieces are always clear
+        for box in self._occupied:                          # off-map pieces are always clear
             fort = boxes[box].fort
-            for uid in uids:
+            for uid in self.at[box]:
                 u = units[uid]
                 u.clear_turn_flags()
                 if fort:
@@ -129,8 +129,8 @@ class TurnRules:
     def _capture(self, side: str) -> None:
         """8.0: a box with a unit of the side at the end of its Combat Segment is its."""
         units = self.units
-        for box, uids in self.at.items():
-            mine = [units[u] for u in uids if units[u].side == side]
+        for box in self.occupied_boxes():
+            mine = [units[u] for u in self.at[box] if units[u].side == side]
             if not mine:
                 continue
             color = self.map.boxes[box].color
@@ -196,9 +196,16 @@ class TurnRules:
     def _segment_promotable(self) -> list[str]:
         if self.promotions <= 0:
             return []
-        units = self.units
-        return [uid for box in self.at for uid in self.at[box]
-                if units[uid].side == self.side and self._promotable(units[uid], in_battle=False)]
+        units, side = self.units, self.side
+        return [uid for box in self.occupied_boxes() for uid in self.at[box]
+                if units[uid].side == side and self._promotable(units[uid], in_battle=False)]
+
+    def _any_segment_promotable(self) -> bool:
+        if self.promotions <= 0:
+            return False
+        units, side = self.units, self.side
+        return any(units[uid].side == side and self._promotable(units[uid], in_battle=False)
+                   for box in self._occupied for uid in self.at[box])
 
     def _do_promote(self, unit: str) -> None:
         new = self._promote(unit)
