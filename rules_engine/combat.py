@@ -37,11 +37,13 @@ class CombatRules:
         att = [u for u in self.at[box] if self.units[u].side == att_side]
         dfn = [u for u in self.at[box] if self.units[u].side == def_side]
         entered = sorted({self.units[u].frm for u in att if self.units[u].frm not in (None, "sea")})
+        invasion = any(self.units[u].frm == "sea" and self.units[u].river for u in att)
         self.battle = {
             "box": box, "attacker": att_side, "defender": def_side, "round": 1,
             "firing": def_side, "step": "target", "winner": None,
             "units": {att_side: att, def_side: dfn}, "entered_from": entered,
             "reinforced": [], "targets": [], "participants": sorted(att + dfn),
+            "invasion": invasion,
         }
         self.phase = "battle"
         self._note("battle", box=box, attacker=att_side, round=1)
@@ -98,7 +100,22 @@ class CombatRules:
                    and not self._enemy_city(n, side)
                    and not (side == b["defender"] and n in b["entered_from"])]
         friendly = [n for n in options if self.controller(n) == side]
-        return friendly or options
+        result = friendly or options
+        if self._may_evacuate(side) and "washington" not in result:
+            result = result + ["washington"]
+        return result
+
+    def _may_evacuate(self, side: str) -> bool:
+        """5.41: Union units fighting in a Southern port after an invasion, or attacked
+        there, may retreat by sea to Washington while the Union controls it."""
+        b = self.battle
+        box = self.map.boxes[b["box"]]
+        if ("5.41" not in self.options or side != "union" or not box.port
+                or box.color != "confederate" or b["box"] == "washington"
+                or self.controller("washington") != "union"
+                or self._enemy_in("washington", side)):
+            return False
+        return b["defender"] == "union" or b.get("invasion", False)
 
     def _reinforcements(self, side: str) -> list[str]:
         """5.5: one unit from each adjacent box per round; not units that fought this
@@ -127,8 +144,34 @@ class CombatRules:
         enemies = b["units"][other(firing)]
         covered = {t for _, t in b["targets"]}
         uncovered = [t for t in enemies if t not in covered]
+        if "5.2" in self.options:
+            return [{"type": "target", "unit": s, "target": t} for s in shooters
+                    for t in self._like_targets(s, shooters, enemies, uncovered)]
         allowed = uncovered if len(uncovered) >= len(shooters) else enemies
         return [{"type": "target", "unit": s, "target": t} for s in shooters for t in allowed]
+
+    def _like_targets(self, shooter: str, shooters: list[str], enemies: list[str],
+                      uncovered: list[str]) -> list[str]:
+        """5.2 Like Battlefield Targets (ruling R23): Cavalry first cover the enemy
+        Cavalry, Infantry first cover the enemy Infantry; only then may a unit gang up
+        (Infantry may then also fire at Cavalry, but never has to)."""
+        units = self.units
+        cav = units[shooter].is_cav
+        enemy_cav = [t for t in enemies if units[t].is_cav]
+        if cav and enemy_cav:
+            own, pool = [t for t in uncovered if units[t].is_cav], enemy_cav
+            mates = [s for s in shooters if units[s].is_cav]
+        else:
+            own = [t for t in uncovered if not units[t].is_cav]
+            pool = [t for t in enemies if not units[t].is_cav]
+            mates = [s for s in shooters if units[s].is_cav == cav]
+            if cav:          # no enemy cavalry: cavalry fire at infantry under 5.1 alone
+                mates = shooters
+        if own and len(own) >= len(mates):
+            return own                                   # must cover its own kind first
+        if own:
+            return pool                                  # may gang up within its kind
+        return enemies if (not cav or enemy_cav) else pool
 
     def _battle_promotable(self) -> list[str]:
         b = self.battle

@@ -37,7 +37,7 @@ def unit_type(code: str) -> dict:
 def options_table() -> dict[str, dict]:
     raw = _yaml("options.yaml")
     table = {}
-    for group in ("optional", "advanced"):
+    for group in ("optional", "ending", "advanced"):
         for oid, info in raw[group].items():
             table[str(oid)] = dict(info, id=str(oid), group=group)
     return table

@@ -291,11 +291,12 @@ class Game(MovementRules, CombatRules, TurnRules):
 PHASE_ACTIONS = {
     "marches_roll": frozenset({"roll_marches"}),
     "movement": frozenset({"move", "entrench", "activate", "sea_move", "invade", "end_march",
-                           "end_movement"}),
+                           "end_movement", "refit"}),
     "battle_choice": frozenset({"fight"}),
     "promotion": frozenset({"promote", "no_promotion"}),
     "recruit_roll": frozenset({"roll_recruits"}),
-    "recruitment": frozenset({"recruit", "end_recruitment"}),
+    "recruitment": frozenset({"recruit", "end_recruitment", "refit"}),
+    "replacement_roll": frozenset({"roll_replacements"}),
 }
 BATTLE_STEPS = {
     "withdraw": frozenset({"withdraw", "stand"}),

@@ -32,6 +32,7 @@ class MovementRules:
             for box in self._activatable_boxes():
                 acts.append({"type": "activate", "box": box})
             acts.extend(self._sea_actions())
+            acts.extend({"type": "refit", "unit": u} for u in self._refittable())   # 5.71
         acts.append({"type": "end_movement"})
         return acts
 

@@ -4,10 +4,14 @@ from __future__ import annotations
 from typing import Any
 
 from .data import options_table
+from .map import load_scenario
 
 # Options the engine plays today. Choosing any other known option is refused
 # (never silently ignored) until its rules are in.
-IMPLEMENTED = frozenset({"4.11", "4.12", "4.71", "4.8", "4.9", "7.3", "7.4", "7.5", "9.1", "10.1"})
+IMPLEMENTED = frozenset({"4.11", "4.12", "4.71", "4.8", "4.9", "5.2", "5.41", "5.71", "6.1",
+                         "6.2", "7.3", "7.4", "7.5", "9.1", "10.1",
+                         "11.3:1862", "11.3:1863", "11.3:1864", "11.3:sudden-death"})
+MARCH_ENDING_YEAR = {"11.3:1862": 1862, "11.3:1863": 1863, "11.3:1864": 1864}
 
 
 def validate_options(options: Any, scenario: str) -> list[str]:
@@ -24,4 +28,14 @@ def validate_options(options: Any, scenario: str) -> list[str]:
         chosen.append(oid)
     if len(set(chosen)) != len(chosen):
         raise ValueError("an option is listed twice")
+    endings = [o for o in chosen if o in MARCH_ENDING_YEAR]
+    if len(endings) > 1:
+        raise ValueError("choose at most one 03 (March) ending (11.3)")
+    start_year = load_scenario(scenario)["start"]["year"]
+    for o in endings:
+        if MARCH_ENDING_YEAR[o] < start_year or (MARCH_ENDING_YEAR[o] == start_year and
+                                                 load_scenario(scenario)["start"]["month"] > 3):
+            raise ValueError(f"the {scenario} scenario starts after 03/{MARCH_ENDING_YEAR[o]} (11.3)")
+    if endings and scenario == "1861-short":
+        raise ValueError("the 1861 Short Game has its own ending (11.1)")
     return sorted(chosen)

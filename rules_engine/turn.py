@@ -7,6 +7,21 @@ from typing import Any
 from . import calendar
 from .data import SIDES, other, pieces, unit_type
 
+# 11.3: Army Maximum difference (Union minus Confederate) at the end of 03 (March):
+# the lowest difference that reaches each level, best for the Union first.
+MARCH_LEVELS = {1862: 5, 1863: 9, 1864: 13}
+LEVELS = (("union", "Union Decisive"), ("union", "Union Marginal"), ("union", "Union Pyrrhic"),
+          (None, "Draw (Historical)"), ("confederate", "Confederate Pyrrhic"),
+          ("confederate", "Confederate Marginal"), ("confederate", "Confederate Decisive"))
+
+
+def march_level(year: int, diff: int) -> tuple[str | None, str]:
+    """11.3 table: e.g. 1862: 11+ Union Decisive ... 8 Draw ... 5 or less Confederate Decisive."""
+    draw = MARCH_LEVELS[year] + 3
+    index = min(max(draw - diff + 3, 0), 6)
+    return LEVELS[index]
+
+
 # 10.0: the Union wins when it holds all seven at once.
 UNION_OBJECTIVES = ("new_orleans", "mobile", "atlanta", "memphis", "charleston_sc",
                     "wilmington", "richmond")
@@ -32,6 +47,8 @@ class TurnRules:
             return [{"type": "roll_recruits"}]
         if phase == "recruitment":
             return self._recruitment_legal() + [{"type": "end_recruitment"}]
+        if phase == "replacement_roll":
+            return [{"type": "roll_replacements"}]
         return []
 
     def _advance(self) -> None:
@@ -92,11 +109,28 @@ class TurnRules:
         if self.side == "union":
             self._start_player_turn("confederate")
             return
+        if self._march_ending():
+            return
         if self.turn >= self.last_turn:
             self._end_of_game()
             return
         self.turn += 1
         self._start_game_turn()
+
+    def _march_ending(self) -> bool:
+        """11.3: the agreed 03 (March) ending, or a sudden-death check each March."""
+        year = calendar.year(self.turn)
+        if calendar.months(self.turn) != "03" or year not in MARCH_LEVELS:
+            return False
+        diff = self.army_maximum("union") - self.army_maximum("confederate")
+        winner, level = march_level(year, diff)
+        if f"11.3:{year}" in self.options:
+            self._win(winner, f"{level}: Army Maximum difference {diff:+d} in 03/{year} (11.3).", level)
+            return True
+        if "11.3:sudden-death" in self.options and "Decisive" in level:
+            self._win(winner, f"Sudden death, {level}: Army Maximum difference {diff:+d} in 03/{year} (11.3).", level)
+            return True
+        return False
 
     def _draft(self) -> None:
         """7.2 Union Army Drafts (7.3 spreads the 1863 one over four months)."""
@@ -116,15 +150,26 @@ class TurnRules:
 
     # ------------------------------------------------------------------ control
     def _end_combat_segment(self) -> None:
-        for u in self.units.values():
-            if u.red:
-                u.red = False                                        # 5.7 recovery
+        if "5.71" not in self.options:                               # 5.71: no automatic recovery
+            for u in self.units.values():
+                if u.red:
+                    u.red = False                                    # 5.7 recovery
         self._capture(self.side)
         self.phase = "promotion"
         self.promotions = 1
+        if "6.2" in self.options and self.side == "confederate" and self._any_segment_promotable():
+            self.phase = "replacement_roll"                         # 6.2
         if "10.1" not in self.options and self._check_confederate_victory():
             return
         self._check_union_victory()
+
+    def _do_roll_replacements(self) -> None:
+        """6.2: on 1 or less, less one per Veteran/Crack lost in battle this Game Turn,
+        the Confederate promotes two units."""
+        value = self._roll("replacements", losses=self.csa_losses)
+        if value - self.csa_losses <= 1:
+            self.promotions = 2
+        self.phase = "promotion"
 
     def _capture(self, side: str) -> None:
         """8.0: a box with a unit of the side at the end of its Combat Segment is its."""
@@ -150,8 +195,10 @@ class TurnRules:
                 self._note("captured", box=box, side=side)
 
     # ------------------------------------------------------------------ victory
-    def _win(self, winner: str, reason: str) -> None:
+    def _win(self, winner: str | None, reason: str, level: str | None = None) -> None:
         self.result = {"winner": winner, "reason": reason}
+        if level:
+            self.result["level"] = level
         self.phase = "over"
         self.battle = None
         self._note("game_over", winner=winner, reason=reason)
@@ -277,14 +324,39 @@ class TurnRules:
                 yield bid
 
     def _can_recruit(self) -> bool:
+        if self.recruit["points"] > 0 and self._refittable():
+            return True
         return bool(self._recruit_types()) and next(self._recruit_cities(), None) is not None
 
     def _recruitment_legal(self) -> list[dict[str, Any]]:
+        acts = []
         types = self._recruit_types()
-        if not types:
+        if types:
+            acts = [{"type": "recruit", "unit_type": t, "box": bid}
+                    for bid in self._recruit_cities() for t in types]
+        if self.recruit["points"] > 0:
+            acts += [{"type": "refit", "unit": u} for u in self._refittable()]
+        return acts
+
+    def _refittable(self) -> list[str]:
+        """5.71: reduced units on the map that a Recruitment Point or March may recover."""
+        if "5.71" not in self.options:
             return []
-        return [{"type": "recruit", "unit_type": t, "box": bid}
-                for bid in self._recruit_cities() for t in types]
+        units, side = self.units, self.side
+        return [uid for box in self.occupied_boxes() for uid in self.at[box]
+                if units[uid].side == side and units[uid].red
+                and (self.phase != "movement" or units[uid].m < 2)]
+
+    def _do_refit(self, unit: str) -> None:
+        u = self.units[unit]
+        u.red = False
+        if self.phase == "movement":
+            self.active, self.march_units = None, []
+            self.marches -= 1
+            u.m += 1                     # recovering counts as one of its two Marches
+        else:
+            self.recruit["points"] -= 1
+        self._note("refitted", unit=unit)
 
     def _do_recruit(self, unit_type: str, box: str) -> None:
         uid = self._pick_off_map(self.side, unit_type, "pool")
