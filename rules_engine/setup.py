@@ -115,6 +115,7 @@ def place_position(g, pos: dict[str, Any]) -> None:
     g.invasion = bool(pos.get("invasion", False))
     g.promotions = int(pos.get("promotions", 1 if g.phase == "promotion" else 0))
     g.csa_losses = int(pos.get("csa_losses", 0))
+    g._advance()                          # settle whatever needs no decision
 
 
 def _place_spec(g, side: str, box: str, spec: str) -> None:
