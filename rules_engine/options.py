@@ -39,3 +39,15 @@ def validate_options(options: Any, scenario: str) -> list[str]:
     if endings and scenario == "1861-short":
         raise ValueError("the 1861 Short Game has its own ending (11.1)")
     return sorted(chosen)
+
+
+def options_catalog() -> list[dict[str, Any]]:
+    """Every option with its rule number, title, one-line description, balance note
+    (1.2) and whether the engine plays it yet, for the create-game form."""
+    return [dict(info, implemented=oid in IMPLEMENTED) for oid, info in sorted(
+        options_table().items(), key=lambda kv: (kv[1]["group"] != "optional", _rule_key(kv[0])))]
+
+
+def _rule_key(oid: str) -> tuple:
+    head = oid.lstrip("A").split(":")[0]
+    return tuple(int(p) for p in head.split(".")) + (oid,)

@@ -240,6 +240,23 @@ def test_7_4_more_union_units_but_not_for_victory():
     assert late.army_limit("union") == late.army_maximum("union") + 12
 
 
+def test_7_4_extra_units_do_not_count_for_confederate_victory():
+    """7.4 is economic: a Confederate maximum above the Union's still wins (10.0)."""
+    g = game(turn=30, side="confederate", phase="battle_choice", options=["7.4"],
+             units={"confederate": {"new_york": ["MI"], "philadelphia": ["MI"], "pittsburgh": ["MI"]}})
+    assert g.army_limit("union") > g.army_maximum("confederate") > g.army_maximum("union")
+    assert g.result["winner"] == "confederate" and "Army Maximum" in g.result["reason"]
+
+
+def test_options_catalog_lists_every_option_with_its_balance():
+    catalog = {o["id"]: o for o in rules_engine.options_catalog()}
+    assert catalog["4.9"]["balance"] == "pro-union" and catalog["4.11"]["balance"] == "pro-confederate"
+    assert catalog["5.2"]["balance"] == "neutral" and catalog["4.8"]["title"] == "Crack Infantry"
+    assert all(catalog[o]["implemented"] for o in ("4.11", "4.12", "4.71", "4.8", "4.9", "5.2", "5.41",
+                                                   "5.71", "6.1", "6.2", "7.3", "7.4", "7.5", "9.1", "10.1"))
+    assert all(o["description"] for o in catalog.values())
+
+
 # ---------------------------------------------------------------- 7.5
 @pytest.mark.parametrize("side,die,points", [("union", 1, 3), ("union", 2, 3), ("union", 5, 5),
                                              ("confederate", 6, 4), ("confederate", 1, 2)])
