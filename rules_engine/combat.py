@@ -303,9 +303,19 @@ class CombatRules:
             self._end_promotion_segment()
 
     # ------------------------------------------------------------------ explain
+    def _why_fight(self, box: Any) -> str | None:
+        if self.battle is not None:
+            return "One battle must be completely finished before the next begins (5.0)."
+        return f"There is no battle to fight in {box!r}: it needs units of both sides (5.0)."
+
     def _why_target(self, unit: Any, target: Any) -> str | None:
         b = self.battle
         firing = b["firing"]
+        if b["step"] != "target":
+            return "Targets are announced after retreats and reinforcements: open fire first (5.1)."
+        if unit in b["units"][other(firing)]:
+            return ("The defender fires first in each Battle Round and the attacker after; "
+                    "it is not your fire now (5.0).")
         if unit not in b["units"][firing]:
             return f"{unit} is not one of your units in this battle."
         if any(s == unit for s, _ in b["targets"]):
@@ -334,6 +344,9 @@ class CombatRules:
 
     def _why_withdraw(self, to: Any) -> str | None:
         b = self.battle
+        if b["step"] != "withdraw":
+            return ("Only a defender with Cavalry alone may withdraw, before the first round, "
+                    "and not when every attacker is Cavalry (5.6).")
         if to not in self._adjacent(b["box"], b["defender"]):
             return "Cavalry withdraw only to an adjacent box (5.6)."
         return ("Cavalry may not withdraw into enemy Recruitment Cities, enemy-occupied "

@@ -233,8 +233,6 @@ class Game(MovementRules, CombatRules, TurnRules):
             self._on_map[u.side] += 1
             bisect.insort(self.at[loc], uid)
             self._occupied.add(loc)
-            if u.kind == "inf" and loc in self.cav_only and self.control.get(loc) == u.side:
-                self.cav_only.discard(loc)       # 8.0: infantry now holds the box
         if old in self.at:
             self._check_vacated(old, u.side)
 
@@ -298,11 +296,12 @@ PHASE_ACTIONS = {
     "recruitment": frozenset({"recruit", "end_recruitment", "refit"}),
     "replacement_roll": frozenset({"roll_replacements"}),
 }
+_IN_BATTLE = frozenset({"fight", "withdraw", "retreat", "reinforce", "target"})
 BATTLE_STEPS = {
-    "withdraw": frozenset({"withdraw", "stand"}),
-    "prepare": frozenset({"retreat", "reinforce", "open_fire"}),
-    "target": frozenset({"target", "retreat", "reinforce"}),
-    "promote": frozenset({"promote", "no_promotion"}),
+    "withdraw": _IN_BATTLE | {"stand"},
+    "prepare": _IN_BATTLE | {"open_fire"},
+    "target": _IN_BATTLE,
+    "promote": _IN_BATTLE | {"promote", "no_promotion"},
 }
 
 

@@ -361,6 +361,8 @@ class TurnRules:
     def _do_recruit(self, unit_type: str, box: str) -> None:
         uid = self._pick_off_map(self.side, unit_type, "pool")
         self._place(uid, box)
+        if unit_type == "MI" and box in self.cav_only and self.control.get(box) == self.side:
+            self.cav_only.discard(box)          # 8.0: recruited infantry holds the box
         self.recruit["points"] -= 1
         self.recruit["used"][box] = self.recruit["used"].get(box, 0) + 1
         self._note("recruited", unit=uid, box=box)
