@@ -58,6 +58,10 @@ class Game(MovementRules, CombatRules, TurnRules):
         # --- the state proper (serialised by state()) ---
         self.units: dict[str, Unit] = make_counter_mix()
         self.at: dict[str, list[str]] = {b: [] for b in self.map.boxes}
+        self._ports = [b for b, box in self.map.boxes.items() if box.port]
+        self._cities = frozenset(b for b, box in self.map.boxes.items() if box.recruitment_city)
+        self._default_owner = {b: (None if box.color == "neutral" else box.color)
+                               for b, box in self.map.boxes.items()}
         self._kentucky = frozenset(b for b, box in self.map.boxes.items() if box.color == "neutral")
         self._a_kentucky_box = min(self._kentucky)
         self._on_map = {s: 0 for s in SIDES}
@@ -128,11 +132,7 @@ class Game(MovementRules, CombatRules, TurnRules):
         return self._undo_floor
 
     def controller(self, box_id: str) -> str | None:
-        owner = self.control.get(box_id)
-        if owner is not None:
-            return owner
-        color = self.map.boxes[box_id].color
-        return None if color == "neutral" else color
+        return self.control.get(box_id) or self._default_owner[box_id]
 
     def units_in(self, box_id: str, side: str | None = None) -> list[dict[str, Any]]:
         return [self.units[u].to_dict() for u in self.at[box_id]
@@ -306,8 +306,12 @@ BATTLE_STEPS = {
 
 
 def _copy_action(action: dict[str, Any]) -> dict[str, Any]:
-    """Actions hold only strings, numbers and flat lists: a cheap exact copy."""
-    return {k: (v[:] if type(v) is list else v) for k, v in action.items()}
+    """Actions hold strings and numbers, and moves two flat lists: a cheap exact copy."""
+    copied = dict(action)
+    if "path" in copied:
+        copied["path"] = list(copied["path"])
+        copied["by"] = list(copied["by"])
+    return copied
 
 
 def _kwargs_ok(fn: Any, action: dict[str, Any]) -> bool:

@@ -51,15 +51,15 @@ class MovementRules:
         """4.3: one March in a Recruitment City, two Marches of one segment elsewhere."""
         if u.ent or u.m >= 2 or self._enemy_in(u.loc, u.side):
             return False
-        if self.map.boxes[u.loc].recruitment_city:
+        if u.loc in self._cities:
             return True
         return (u.dig and u.m == 1) or (not u.dig and u.m == 0 and not u.moved)
 
     def _activatable_boxes(self) -> list[str]:
         side = self.side
         out = []
-        for box, uids in self.at.items():
-            for uid in uids:
+        for box in self.occupied_boxes():
+            for uid in self.at[box]:
                 u = self.units[uid]
                 if u.side != side or u.m >= 2:
                     continue
@@ -152,8 +152,8 @@ class MovementRules:
         return out
 
     def _enemy_boxes(self, side: str) -> set[str]:
-        units = self.units
-        return {box for box, uids in self.at.items() if any(units[x].side != side for x in uids)}
+        units, at = self.units, self.at
+        return {box for box in self._occupied if any(units[x].side != side for x in at[box])}
 
     def _closed_boxes(self, side: str) -> frozenset[str]:
         """Boxes this side may not enter now (4.11, 4.12 Kentucky)."""
@@ -180,7 +180,7 @@ class MovementRules:
         if self.side != "union":
             return []
         acts: list[dict[str, Any]] = []
-        ports = [b for b, box in self.map.boxes.items() if box.port]
+        ports = self._ports
         sea_allowed = not ("4.11" in self.options and self.turn == FIRST_1861_TURN)
         for port in ports:
             for uid in self.at[port]:
