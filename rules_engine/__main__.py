@@ -66,10 +66,31 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--seed", default="selfplay")
     sp.add_argument("--scenario", default="1861", choices=SCENARIO_IDS)
     sp.add_argument("--options", nargs="*", default=[])
+    vp = sub.add_parser("verify", help="check a game record: seed, every die, every action")
+    vp.add_argument("record", help="JSON file: header, events, seed (once revealed)")
     args = parser.parse_args(argv)
     if args.command == "selfplay":
         return selfplay(args)
+    if args.command == "verify":
+        return verify_file(args.record)
     return 2
+
+
+def verify_file(path: str) -> int:
+    import json
+    from .verify import verify_record
+    with open(path, encoding="utf-8") as fh:
+        record = json.load(fh)
+    problems = verify_record(record)
+    actions = sum(1 for e in record["events"] if e.get("type") == "action")
+    rolls = sum(1 for e in record["events"] if e.get("type") == "roll")
+    if problems:
+        for p in problems:
+            print("FAIL:", p)
+        return 1
+    seeded = "every die matches the revealed seed" if record.get("seed") else "seed not revealed yet: dice not checked"
+    print(f"OK: {actions} actions replayed and found legal, {rolls} dice; {seeded}.")
+    return 0
 
 
 if __name__ == "__main__":
