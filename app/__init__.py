@@ -1,0 +1,3 @@
+"""The House Divided game server (FastAPI)."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,44 @@
+"""Command line: python -m app serve [--host H] [--port P] | migrate."""
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m app", description="A House Divided game server")
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    p_serve = sub.add_parser("serve", help="apply migrations, then serve app.main:app")
+    p_serve.add_argument("--host", default="127.0.0.1")
+    p_serve.add_argument("--port", type=int, default=8000)
+    p_serve.add_argument("--workers", type=int, default=1,
+                         help="worker processes (Postgres only: they share events through LISTEN/NOTIFY)")
+    p_serve.add_argument("--no-migrate", action="store_true", help="do not apply migrations first")
+    p_serve.add_argument("--log-level", default=None)
+    sub.add_parser("migrate", help="apply the database migrations and exit")
+    args = parser.parse_args(argv)
+
+    from .config import get_settings
+    settings = get_settings()
+    logging.basicConfig(level=(getattr(args, "log_level", None) or settings.log_level).upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.cmd == "migrate" or (args.cmd == "serve" and not args.no_migrate):
+        from .migrate import upgrade
+        upgrade(settings.sqlalchemy_url)
+        if args.cmd == "migrate":
+            print("database is at the latest migration")
+            return 0
+    if args.cmd == "serve":
+        import uvicorn
+        if args.workers > 1 and settings.fanout_backend != "postgres":
+            parser.error("--workers > 1 needs Postgres (DATABASE_URL=postgresql://...)")
+        uvicorn.run("app.main:app", host=args.host, port=args.port, workers=args.workers,
+                    log_level=(args.log_level or settings.log_level).lower(), proxy_headers=True,
+                    ws=settings.ws_impl, ws_max_size=1 << 20,
+                    ws_per_message_deflate=settings.ws_per_message_deflate)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

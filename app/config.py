@@ -1,0 +1,71 @@
+"""Settings, read from the environment (pydantic-settings)."""
+from __future__ import annotations
+
+import functools
+from urllib.parse import urlsplit
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_SQLITE_URL = "sqlite:///./house_divided.sqlite3"
+
+
+def normalize_database_url(url: str) -> str:
+    """Accept URLs as people write them and pick the driver this app ships with.
+
+    ``postgres://`` and ``postgresql://`` become ``postgresql+psycopg://`` (psycopg 3);
+    ``sqlite:///relative.db`` and ``sqlite:////absolute.db`` are kept as they are.
+    """
+    url = url.strip()
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    if url.startswith("sqlite:") and not url.startswith("sqlite:///"):
+        raise ValueError("SQLite URLs look like sqlite:///relative/path.db or sqlite:////absolute/path.db")
+    return url
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    database_url: str = Field(DEFAULT_SQLITE_URL, description="sqlite:///path or postgresql://user@host/db")
+    secret_key: str = Field("insecure-development-key-change-me",
+                            description="signs CSRF tokens; set a long random value in production")
+    public_url: str = Field("http://localhost:8000", description="the address players use (links, cookie security)")
+    cookie_secure: bool | None = Field(None, description="Secure flag on cookies; default: true when PUBLIC_URL is https")
+    session_days: int = Field(30, description="lifetime of a login session")
+    game_cache_size: int = Field(500, description="games whose replayed state each process keeps in memory")
+    fanout: str = Field("auto", description="auto | memory | postgres: how events reach sockets of other processes")
+    ws_queue_limit: int = Field(1000, description="messages queued for a slow socket before it is dropped")
+    db_pool_size: int = Field(10, description="Postgres connection pool size per process")
+    inline_db: bool | None = Field(None, description="run socket commands on the event loop instead of a "
+                                                      "thread; default: yes on SQLite, no on Postgres")
+    ws_impl: str = Field("websockets-sansio", description="uvicorn websocket implementation: "
+                                                         "websockets-sansio | websockets | wsproto")
+    ws_per_message_deflate: bool = Field(False, description="compress websocket messages (costs CPU per socket)")
+    log_level: str = Field("info")
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        return normalize_database_url(self.database_url)
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.sqlalchemy_url.startswith("postgresql")
+
+    @property
+    def secure_cookies(self) -> bool:
+        if self.cookie_secure is not None:
+            return self.cookie_secure
+        return urlsplit(self.public_url).scheme == "https"
+
+    @property
+    def fanout_backend(self) -> str:
+        if self.fanout != "auto":
+            return self.fanout
+        return "postgres" if self.is_postgres else "memory"
+
+
+@functools.lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,647 @@
+// The game page: websocket client, prompt and clickable decisions, battle board, log, chat.
+// Legality is never computed here: every highlight comes from the server's legal actions,
+// and a click on anything else is sent so that the server can say why it is refused.
+import { api, el } from "./api.js";
+import { MapView, SIDE_NAME, counter, unitName } from "./map.js";
+import { Describer, typeOfUnit } from "./log.js";
+import { Chat } from "./chat.js";
+
+const boot = JSON.parse(document.getElementById("boot").textContent);
+const GID = boot.game_id;
+const prefs = JSON.parse(localStorage.getItem("hd-prefs") || "{}");
+const $ = (id) => document.getElementById(id);
+
+const metrics = window.__hd = { latencies: [], wsBytes: 0, messages: 0, renders: 0 };
+
+const game = {
+  seq: -1, status: boot.summary.status, toAct: null, result: null, state: null, legal: [], legalSeq: -1,
+  yourSides: boot.summary.your_sides || [], seats: boot.summary.seats, canUndo: !!boot.summary.can_undo,
+  events: new Map(),  // seq -> event
+  undone: [],         // [from, through]
+  lastVolley: [], lastBattle: null,
+};
+const ui = { sel: null, chooser: null, selBox: null };
+
+const map = new MapView($("map"), boot.map, boot.types);
+map.animate = prefs.animate !== false;
+if (prefs.labels === false) $("map").classList.add("no-labels");
+const describer = new Describer(map.boxes, boot.types);
+const isPlayer = () => game.yourSides.length > 0;
+const myTurn = () => game.status === "active" && game.yourSides.includes(game.toAct);
+document.body.classList.toggle("spectator", !isPlayer());
+const boxName = (id) => (map.boxes.get(id) || { name: id }).name;
+const unitById = (id) => (game.state ? game.state.units.find((u) => u.id === id) : null);
+const uname = (id) => { const u = unitById(id); return u ? unitName(u, boot.types[u.type]) : id; };
+
+// ---------------------------------------------------------------------------- socket
+let ws = null, wsTries = 0, wsTimer = null, pingTimer = null;
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const after = game.seq >= 0 ? `?after=${game.seq}` : "";
+  ws = new WebSocket(`${proto}://${location.host}/ws/games/${encodeURIComponent(GID)}${after}`);
+  setConn("connecting", game.seq >= 0 ? "reconnecting…" : "connecting…");
+  ws.onopen = () => {
+    wsTries = 0;
+    setConn("live", "live");
+    if (game.seq >= 0 && isPlayer()) send({ type: "legal" });
+    clearInterval(pingTimer);
+    pingTimer = setInterval(() => { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "ping" })); }, 25000);
+  };
+  ws.onmessage = (m) => {
+    const t0 = performance.now();
+    metrics.wsBytes += m.data.length; metrics.messages++;
+    let msg;
+    try { msg = JSON.parse(m.data); } catch (e) { return; }
+    onMessage(msg, t0);
+  };
+  ws.onclose = (ev) => {
+    clearInterval(pingTimer);
+    if (ev.code === 4404) { setConn("lost", "no such game"); return; }
+    setConn("lost", "connection lost — reconnecting…");
+    const delay = Math.min(8000, 400 * 2 ** wsTries++) * (0.75 + Math.random() / 2);
+    clearTimeout(wsTimer);
+    wsTimer = setTimeout(connect, delay);
+  };
+}
+function setConn(cls, text) {
+  const c = $("conn");
+  c.className = "conn " + cls;
+  c.textContent = text;
+}
+function send(obj) {
+  if (!ws || ws.readyState !== 1) { notice("Not connected: wait for the connection to come back."); return false; }
+  ws.send(JSON.stringify(obj));
+  return true;
+}
+window.addEventListener("online", () => { if (!ws || ws.readyState > 1) { clearTimeout(wsTimer); connect(); } });
+
+function onMessage(msg, t0) {
+  switch (msg.type) {
+    case "snapshot":
+      game.seq = msg.seq; game.status = msg.status; game.toAct = msg.to_act; game.result = msg.result;
+      game.state = msg.state; game.legal = msg.legal || []; game.legalSeq = msg.seq;
+      game.yourSides = msg.your_sides || []; game.seats = msg.seats;
+      document.body.classList.toggle("spectator", !isPlayer());
+      setWatchers(msg.watchers, msg.online);
+      loadHistory(msg.seq);
+      render(t0, true);
+      break;
+    case "events": {
+      if (msg.events && msg.events.length) {
+        for (const e of msg.events) addEvent(e);
+        const volley = msg.events.filter((e) => e.type === "roll" && e.data && e.data.purpose === "fire");
+        if (volley.length) game.lastVolley = volley.map((e) => e.data);
+        if (msg.events.some((e) => e.type === "battle")) game.lastVolley = [];
+        for (const e of msg.events) if (e.type === "battle_won" || e.type === "withdrew" || e.type === "retreated") game.lastBattle = e;
+        if (msg.events.some((e) => e.type === "battle")) game.lastBattle = null;
+      }
+      if (typeof msg.seq === "number" && msg.seq !== game.seq) {
+        game.seq = msg.seq;
+        if (game.legalSeq !== msg.seq) game.legal = [];   // the "legal" message follows
+      }
+      if (msg.status) game.status = msg.status;
+      if ("to_act" in msg) game.toAct = msg.to_act;
+      if ("result" in msg) game.result = msg.result;
+      if (msg.state) game.state = msg.state;
+      if (msg.events && msg.events.some((e) => e.type === "start" || e.type === "join")) refreshSeats();
+      ui.sel = null; ui.chooser = null;
+      render(t0, !!(msg.events && msg.events.length));
+      break;
+    }
+    case "legal":
+      if (msg.seq === game.seq || msg.seq === undefined) {
+        game.legal = msg.actions || []; game.legalSeq = msg.seq;
+        render(t0, false);
+      }
+      break;
+    case "watchers": setWatchers(msg.count, msg.online); break;
+    case "ack":
+      if (msg.of === "action" || msg.of === "undo") refreshUndo();
+      break;
+    case "error":
+      notice(msg.detail || "refused");
+      if (msg.code === "stale") send({ type: "sync", after: game.seq });
+      break;
+  }
+}
+
+function setWatchers(count, online) {
+  $("watchers").textContent = `${count ?? 0} watching`;
+  $("watchers").dataset.count = count ?? 0;
+  for (const side of ["union", "confederate"]) $(`seat-${side}`).classList.toggle("online", (online || []).includes(side));
+}
+
+async function refreshSeats() {
+  try {
+    const g = await api(`/api/games/${encodeURIComponent(GID)}`);
+    game.seats = g.seats; game.yourSides = g.your_sides; game.canUndo = !!g.can_undo;
+    for (const side of ["union", "confederate"]) $(`seat-${side}`).textContent = g.seats[side] ? g.seats[side].username : "open seat";
+    render(null, false);
+  } catch (e) { /* keep going */ }
+}
+let undoT = null;
+function refreshUndo() {
+  if (!isPlayer()) return;
+  clearTimeout(undoT);
+  undoT = setTimeout(async () => {
+    try { const g = await api(`/api/games/${encodeURIComponent(GID)}`); game.canUndo = !!g.can_undo; renderActions(); } catch (e) { /* ignore */ }
+  }, 30);
+}
+
+async function loadHistory(upto) {
+  try {
+    const out = await api(`/api/games/${encodeURIComponent(GID)}/events?after=0`);
+    for (const e of out.events) if (e.seq <= upto || !game.events.has(e.seq)) addEvent(e, true);
+    renderLog();
+  } catch (e) { notice("Could not load the game log: " + e.message); }
+}
+
+function addEvent(e, quiet) {
+  if (game.events.has(e.seq)) return;
+  game.events.set(e.seq, e);
+  if (e.source === "server" && e.type === "undo") game.undone.push([e.data.to_seq, e.data.through_seq]);
+  if (!quiet) appendLog(e);
+}
+
+// ---------------------------------------------------------------------------- actions
+function act(action) {
+  if (!isPlayer()) { notice("Spectators watch: log in and take a seat to play."); return; }
+  notice("");
+  const id = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2)).slice(0, 36);
+  send({ type: "action", action, action_id: id, expected_seq: game.seq });
+  ui.sel = null; ui.chooser = null;
+  map.showPath(null);
+}
+// a click on something that is not highlighted: ask the server, which says why not
+function explain(action, fallback) {
+  if (!isPlayer()) { notice(fallback || "Spectators watch only."); return; }
+  if (!myTurn()) { notice(game.status === "active" ? `It is the ${SIDE_NAME[game.toAct]} player's turn.` : fallback || "The game is not being played now."); return; }
+  if (!action) { notice(fallback); return; }
+  const id = "x" + String(Math.random()).slice(2, 14);
+  send({ type: "action", action, action_id: id, expected_seq: game.seq });
+}
+
+function notice(text) {
+  const n = $("notice");
+  n.textContent = text || "";
+  n.hidden = !text;
+  if (text) { clearTimeout(notice._t); notice._t = setTimeout(() => { n.hidden = true; }, 9000); }
+}
+
+function undo() {
+  if (!isPlayer()) return;
+  send({ type: "undo", action_id: "u" + String(Math.random()).slice(2, 14), expected_seq: game.seq });
+}
+
+// what each click means now, from the legal list
+function clickables() {
+  const L = game.legal;
+  const boxes = new Map(), units = new Map();
+  const add = (m, k, a) => { if (!m.has(k)) m.set(k, []); m.get(k).push(a); };
+  if (ui.sel) {
+    for (const a of L) {
+      if (a.unit !== ui.sel) continue;
+      if (a.type === "move") add(boxes, a.path[a.path.length - 1], a);
+      else if (a.type === "sea_move" || a.type === "invade") add(boxes, a.to, a);
+      else if (a.type === "target") add(units, a.target, a);
+    }
+    return { boxes, units };
+  }
+  for (const a of L) {
+    if (["activate", "fight", "recruit"].includes(a.type)) add(boxes, a.box, a);
+    else if (a.type === "withdraw" || a.type === "retreat") add(boxes, a.to, a);
+    else if (a.unit && ["move", "sea_move", "invade", "entrench", "target", "promote", "reinforce", "refit"].includes(a.type)) add(units, a.unit, a);
+  }
+  return { boxes, units };
+}
+
+const SELECTING = new Set(["move", "sea_move", "invade", "entrench", "target"]);
+
+function onBoxClick(id) {
+  ui.selBox = id;
+  showBoxInfo(id);
+  if (!isPlayer() || !myTurn()) { if (isPlayer() && game.status === "active") explain(null, `It is the ${SIDE_NAME[game.toAct]} player's turn.`); render(null, false); return; }
+  const { boxes } = clickables();
+  const acts = boxes.get(id);
+  if (acts && acts.length === 1) return act(acts[0]);
+  if (acts && acts.length > 1) { ui.chooser = { title: `${boxName(id)}: choose`, actions: acts }; return renderActions(); }
+  // not highlighted: let the server say why
+  const phase = game.state.phase;
+  if (ui.sel) return explain({ type: "move", unit: ui.sel, path: [id], by: ["road"] });
+  if (phase === "movement") return explain({ type: "activate", box: id });
+  if (phase === "battle_choice") return explain({ type: "fight", box: id });
+  if (phase === "recruitment") return explain({ type: "recruit", unit_type: "MI", box: id });
+  if (phase === "battle" && game.state.battle) {
+    const st = game.state.battle.step;
+    if (st === "withdraw") return explain({ type: "withdraw", to: id });
+    if (st === "prepare") return explain({ type: "retreat", to: id });
+  }
+  notice(`Nothing to do at ${boxName(id)} now. ${promptText()}`);
+}
+
+function onUnitClick(id) {
+  const u = unitById(id);
+  if (!isPlayer() || !myTurn()) { if (u) { ui.selBox = u.loc; showBoxInfo(u.loc); } if (isPlayer() && game.status === "active") notice(`It is the ${SIDE_NAME[game.toAct]} player's turn.`); return; }
+  const { boxes, units } = clickables();
+  const acts = units.get(id) || [];
+  if (ui.sel && acts.length) {      // e.g. a target for the selected shooter
+    if (acts.length === 1) return act(acts[0]);
+    ui.chooser = { title: uname(id), actions: acts }; return renderActions();
+  }
+  if (ui.sel === id) { ui.sel = null; return render(null, false); }
+  if (acts.some((a) => SELECTING.has(a.type))) {
+    ui.sel = id; ui.chooser = null;
+    return render(null, false);
+  }
+  if (acts.length === 1) return act(acts[0]);
+  if (acts.length > 1) { ui.chooser = { title: uname(id), actions: acts }; return renderActions(); }
+  // a unit with nothing to do: treat as a click on its box (activate it, a destination...)
+  if (ui.sel && u && boxes.has(u.loc)) return onBoxClick(u.loc);
+  if (u && map.boxes.has(u.loc)) {
+    const phase = game.state.phase;
+    if (phase === "battle" && game.state.battle && game.state.battle.step === "target" && !ui.sel) {
+      return explain({ type: "target", unit: id, target: id });
+    }
+    if (phase === "promotion") return explain({ type: "promote", unit: id });
+    return onBoxClick(u.loc);
+  }
+}
+
+function label(a) {
+  switch (a.type) {
+    case "move": {
+      const via = a.path.slice(0, -1).map(boxName);
+      const by = [...new Set(a.by)].join(" and ");
+      return `Move to ${boxName(a.path[a.path.length - 1])} by ${by}${via.length ? " via " + via.join(", ") : ""}`;
+    }
+    case "sea_move": return `Move by sea to ${boxName(a.to)}`;
+    case "invade": return `Naval invasion of ${boxName(a.to)}`;
+    case "entrench": return `Entrench ${uname(a.unit)}`;
+    case "recruit": return `Recruit ${boot.types[a.unit_type] ? boot.types[a.unit_type].name : a.unit_type} at ${boxName(a.box)}`;
+    case "activate": return `Activate ${boxName(a.box)}`;
+    case "fight": return `Fight at ${boxName(a.box)}`;
+    case "withdraw": return `Withdraw to ${boxName(a.to)}`;
+    case "retreat": return `Retreat to ${boxName(a.to)}`;
+    case "reinforce": return `Reinforce with ${uname(a.unit)}`;
+    case "promote": return `Promote ${uname(a.unit)}`;
+    case "refit": return `Refit ${uname(a.unit)}`;
+    case "target": return `${uname(a.unit)} fires at ${uname(a.target)}`;
+    case "roll_marches": return "Roll for marches";
+    case "roll_recruits": return "Roll for recruits";
+    case "roll_replacements": return "Roll for replacements";
+    case "end_march": return "End march";
+    case "end_movement": return "End movement";
+    case "open_fire": return "Open fire";
+    case "stand": return "Stand and fight";
+    case "no_promotion": return "No promotion";
+    case "end_recruitment": return "End recruitment";
+    default: return a.type.replace(/_/g, " ");
+  }
+}
+
+// ---------------------------------------------------------------------------- render
+function render(t0, changed) {
+  if (!game.state) return;
+  const s = game.state;
+  map.setControl(s);
+  map.setUnits(s);
+  const { boxes, units } = myTurn() ? clickables() : { boxes: new Map(), units: new Map() };
+  const hlUnits = new Set(units.keys());
+  if (!ui.sel && myTurn()) for (const a of game.legal) if (a.type === "target") hlUnits.add(a.unit);
+  map.highlight(new Set(boxes.keys()), hlUnits, ui.sel);
+  map.showPath(null);
+  const bd = document.body.dataset;
+  bd.seq = game.seq; bd.phase = s.phase; bd.turn = s.turn; bd.side = s.side;
+  bd.step = s.battle ? s.battle.step : "";
+  bd.ready = !isPlayer() || game.legalSeq === game.seq || !myTurn() ? "1" : "0";
+  renderStatus();
+  renderActions();
+  renderBattle();
+  renderForces();
+  if (ui.selBox) showBoxInfo(ui.selBox);
+  metrics.renders++;
+  if (t0 !== null && t0 !== undefined && changed) {
+    requestAnimationFrame(() => { metrics.latencies.push(performance.now() - t0); });
+  }
+}
+
+function renderStatus() {
+  const s = game.state;
+  const phaseName = { marches_roll: "roll for marches", movement: "movement", battle_choice: "combat", battle: "combat",
+    promotion: "promotion", recruit_roll: "recruitment", recruitment: "recruitment", replacement_roll: "replacements", over: "game over" }[s.phase] || s.phase;
+  $("turn-info").replaceChildren(el("strong", {}, `Turn ${s.turn}`), ` · ${s.date} · `,
+    el("span", { class: `side-${s.side}` }, `${SIDE_NAME[s.side]} player turn`), ` · ${phaseName}`,
+    s.phase === "movement" ? ` · ${s.marches} march${s.marches === 1 ? "" : "es"} left` : "");
+  const track = $("track");
+  if (!track.childElementCount) {
+    const months = ["07", "08", "09", "10", "11/12"];
+    const full = ["01/02", "03", "04", "05", "06", "07", "08", "09", "10", "11/12"];
+    let n = 0;
+    const add = (y, m) => { n++; track.append(el("li", { "data-turn": n, title: `Turn ${n}: ${m} ${y}`, class: m === "01/02" ? "year" : "" }, m === "01/02" ? String(y).slice(2) : "")); };
+    for (const m of months) add(1861, m);
+    for (const y of [1862, 1863, 1864, 1865]) for (const m of full) add(y, m);
+  }
+  for (const li of track.children) {
+    li.classList.toggle("now", +li.dataset.turn === s.turn);
+    li.classList.toggle("past", +li.dataset.turn < s.turn);
+    if (+li.dataset.turn === s.turn) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+  }
+  document.body.dataset.toAct = game.toAct || "";
+  document.body.classList.toggle("my-turn", myTurn());
+  document.title = (myTurn() ? "▶ Your turn · " : "") + document.title.replace(/^▶ Your turn · /, "");
+}
+
+function promptText() {
+  const s = game.state;
+  if (!s) return "";
+  if (game.status === "open") {
+    return isPlayer() ? "Waiting for an opponent to join. Share the page's address (or the invitation link)." : "This game waits for a second player.";
+  }
+  if (game.status === "finished" || s.phase === "over" || game.result) {
+    const r = game.result || s.result || {};
+    return `Game over. ${r.winner ? SIDE_NAME[r.winner] + " wins" : ""}${r.reason ? ": " + r.reason : ""}`;
+  }
+  if (game.status === "aborted") return "This game was aborted.";
+  const who = SIDE_NAME[game.toAct];
+  const seat = game.seats && game.seats[game.toAct];
+  if (!myTurn()) return `Waiting for the ${who} player${seat ? " (" + seat.username + ")" : ""}: ${phaseWords(s, false)}`;
+  if (!game.legal.length) return "…";
+  if (ui.sel) {
+    const acts = game.legal.filter((a) => a.unit === ui.sel);
+    if (acts.some((a) => a.type === "target")) return `Click the enemy unit that ${uname(ui.sel)} fires at (Esc to choose another shooter).`;
+    return `${uname(ui.sel)}: click a highlighted destination${acts.some((a) => a.type === "entrench") ? ", or entrench" : ""}. Esc cancels.`;
+  }
+  return phaseWords(s, true);
+}
+
+function phaseWords(s, mine) {
+  const b = s.battle;
+  switch (s.phase) {
+    case "marches_roll": return mine ? "Roll the die for your marches." : "rolling for marches.";
+    case "movement":
+      if (s.active) return mine ? `Marching from ${boxName(s.active)}: click a unit, then a highlighted destination; end the March when done.` : `marching from ${boxName(s.active)}.`;
+      return mine ? `${s.marches} march${s.marches === 1 ? "" : "es"} left: click a highlighted box to activate it${game.legal.some((a) => a.type === "sea_move") ? ", move a unit by sea" : ""}, or end movement.` : "moving.";
+    case "battle_choice": return mine ? "Choose the next battle: click a highlighted box." : "choosing a battle.";
+    case "battle":
+      if (!b) return "battle.";
+      if (b.step === "withdraw") return mine ? `Your cavalry at ${boxName(b.box)} is attacked: withdraw to a highlighted box, or stand and fight.` : `the defender decides whether to withdraw from ${boxName(b.box)}.`;
+      if (b.step === "prepare") return mine ? `Battle of ${boxName(b.box)}, round ${b.round}: retreat to a highlighted box, reinforce with a highlighted unit, or open fire.` : `preparing round ${b.round} at ${boxName(b.box)}.`;
+      if (b.step === "target") return mine ? `Battle of ${boxName(b.box)}, round ${b.round}: click one of your units, then the enemy it fires at (${b.targets.length} of ${(b.units[b.firing] || []).length} assigned).` : `assigning targets at ${boxName(b.box)} (round ${b.round}).`;
+      if (b.step === "promote") return mine ? `You won at ${boxName(b.box)}: click a highlighted unit to promote it, or no promotion.` : `promoting after the battle of ${boxName(b.box)}.`;
+      return "battle.";
+    case "promotion": return mine ? "Promotion: click a highlighted unit to promote it, or no promotion." : "promoting.";
+    case "recruit_roll": return mine ? "Roll the die for recruitment points." : "rolling for recruits.";
+    case "recruitment": return mine ? `${s.recruit ? s.recruit.points : 0} recruitment point(s): click a highlighted city to recruit, or end recruitment.` : "recruiting.";
+    case "replacement_roll": return mine ? "Roll for replacements (6.2)." : "rolling for replacements.";
+    default: return s.phase;
+  }
+}
+
+const BUTTON_TYPES = new Set(["roll_marches", "roll_recruits", "roll_replacements", "end_march", "end_movement", "open_fire", "stand", "no_promotion", "end_recruitment"]);
+const MAP_TYPES = new Set(["activate", "move", "sea_move", "invade", "fight", "withdraw", "retreat", "reinforce", "target", "promote", "recruit", "refit", "entrench"]);
+
+function renderActions() {
+  $("prompt").textContent = promptText();
+  const box = $("actions");
+  const nodes = [];
+  if (game.status === "open" && !isPlayer() && boot.user) {
+    const free = !game.seats.union ? "union" : "confederate";
+    nodes.push(el("button", { type: "button", class: "primary", "aria-label": `Join this game as ${SIDE_NAME[free]}`, onclick: async () => {
+      try { await api(`/api/games/${encodeURIComponent(GID)}/join`, boot.invite ? { invite: boot.invite } : {}); location.reload(); }
+      catch (e) { notice(e.message); }
+    } }, `Join as ${SIDE_NAME[free]}`));
+  } else if (game.status === "open" && !boot.user) {
+    nodes.push(el("a", { class: "button", href: `/login?next=${encodeURIComponent(location.pathname + location.search)}` }, "Log in to join"));
+  }
+  if (myTurn()) {
+    if (ui.chooser) {
+      nodes.push(el("span", { class: "chooser-title" }, ui.chooser.title + ":"));
+      for (const a of ui.chooser.actions) nodes.push(el("button", { type: "button", class: "choice", onclick: () => act(a) }, label(a)));
+      nodes.push(el("button", { type: "button", onclick: () => { ui.chooser = null; renderActions(); } }, "Cancel"));
+    } else {
+      if (ui.sel) {
+        for (const a of game.legal.filter((x) => x.unit === ui.sel && x.type === "entrench")) nodes.push(el("button", { type: "button", onclick: () => act(a) }, "Entrench"));
+        nodes.push(el("button", { type: "button", "aria-label": "Cancel the selection", onclick: () => { ui.sel = null; render(null, false); } }, "Cancel"));
+      }
+      for (const a of game.legal) {
+        if (BUTTON_TYPES.has(a.type)) nodes.push(el("button", { type: "button", class: a.type.startsWith("roll") || a.type === "open_fire" ? "primary" : "", "data-action": a.type, onclick: () => act(a) }, label(a)));
+        else if (!MAP_TYPES.has(a.type)) nodes.push(el("button", { type: "button", onclick: () => act(a) }, label(a)));
+      }
+    }
+  }
+  if (isPlayer() && game.status === "active") {
+    nodes.push(el("button", { type: "button", id: "undo", class: "undo", "aria-label": "Undo my last decision", title: "Undo (u)", disabled: !game.canUndo, onclick: undo }, "↶ Undo"));
+  }
+  box.replaceChildren(...nodes);
+}
+
+// ---------------------------------------------------------------------------- battle board
+function renderBattle() {
+  const sec = $("battle");
+  const b = game.state.battle;
+  if (!b && !game.lastBattle) { sec.hidden = true; sec.replaceChildren(); return; }
+  sec.hidden = false;
+  const nodes = [];
+  if (b) {
+    const targets = new Map(b.targets.map(([s, t]) => [s, t]));
+    const { units: clickU } = myTurn() ? clickables() : { units: new Map() };
+    const line = (side) => {
+      const ids = b.units[side] || [];
+      const row = el("div", { class: `line ${side}${b.firing === side ? " firing" : ""}` },
+        el("h3", {}, `${SIDE_NAME[side]} ${side === b.attacker ? "attacker" : "defender"}${b.firing === side ? " · fires" : ""}`));
+      const list = el("div", { class: "counters" });
+      for (const id of ids) {
+        const u = unitById(id);
+        if (!u) continue;
+        const svgEl = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+        svgEl.setAttribute("viewBox", "-1.5 -1.5 14 17");
+        svgEl.setAttribute("class", "bcounter");
+        const c = counter(u, boot.types[u.type]);
+        c.classList.toggle("legal", clickU.has(id) || (!ui.sel && myTurn() && game.legal.some((a) => a.type === "target" && a.unit === id)));
+        c.classList.toggle("selected", ui.sel === id);
+        svgEl.append(c);
+        const tgt = targets.get(id);
+        list.append(el("div", { class: "bunit" }, svgEl, el("span", {}, unitName(u, boot.types[u.type]) + (u.red ? " (reduced)" : "") + (u.ent ? " (entrenched)" : "")),
+          tgt ? el("small", { class: "tgt" }, `→ ${uname(tgt)}`) : null));
+      }
+      row.append(list);
+      return row;
+    };
+    nodes.push(el("header", {}, el("h2", {}, `Battle of ${boxName(b.box)}`), el("span", {}, `round ${b.round}`)));
+    nodes.push(el("div", { class: "lines" }, line(b.defender), line(b.attacker)));
+  } else if (game.lastBattle) {
+    const d = game.lastBattle.data || {};
+    const txt = game.lastBattle.type === "battle_won" ? `The ${SIDE_NAME[d.winner]} won the battle of ${boxName(d.box)}.` : describer.describe(game.lastBattle).text;
+    nodes.push(el("header", {}, el("h2", {}, "Battle over"), el("button", { type: "button", class: "close", "aria-label": "Close the battle board", onclick: () => { game.lastBattle = null; renderBattle(); } }, "×")));
+    nodes.push(el("p", {}, txt));
+  }
+  if (game.lastVolley.length) {
+    const dice = el("div", { class: "dice", "aria-label": "Last volley" });
+    for (const r of game.lastVolley) {
+      const hit = r.value <= r.need;
+      const mod = describer.modifier(r);
+      dice.append(el("div", { class: `die-roll ${hit ? "hit" : "miss"}`, title: `${describer.unit(r.unit)} at ${describer.unit(r.target)}` },
+        dieFace(r.value), el("span", { class: "res" }, hit ? "HIT" : "miss"),
+        el("small", {}, `≤${r.need}${mod ? " · " + mod : ""}`),
+        el("small", { class: "who" }, `${describer.unit(r.unit).replace(/^(Union|Confederate) /, "")} → ${describer.unit(r.target).replace(/^(Union|Confederate) /, "")}`)));
+    }
+    nodes.push(el("h3", { class: "dice-title" }, "Last volley"), dice);
+  }
+  sec.replaceChildren(...nodes);
+}
+
+function dieFace(v) {
+  const s = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  s.setAttribute("viewBox", "0 0 24 24"); s.setAttribute("class", "die"); s.setAttribute("role", "img"); s.setAttribute("aria-label", `die ${v}`);
+  s.dataset.value = v;
+  const pips = { 1: [[12, 12]], 2: [[7, 7], [17, 17]], 3: [[7, 7], [12, 12], [17, 17]], 4: [[7, 7], [17, 7], [7, 17], [17, 17]],
+    5: [[7, 7], [17, 7], [12, 12], [7, 17], [17, 17]], 6: [[7, 6], [17, 6], [7, 12], [17, 12], [7, 18], [17, 18]] }[v] || [];
+  const r = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+  for (const [k, val] of Object.entries({ x: 1, y: 1, width: 22, height: 22, rx: 4 })) r.setAttribute(k, val);
+  s.append(r);
+  for (const [x, y] of pips) {
+    const c = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+    c.setAttribute("cx", x); c.setAttribute("cy", y); c.setAttribute("r", 2.2); s.append(c);
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------------------- side panel
+function renderForces() {
+  const s = game.state;
+  const cols = ["union", "confederate"].map((side) => {
+    const mine = s.units.filter((u) => u.side === side);
+    const count = (loc) => { const c = {}; for (const u of mine) if (u.loc === loc) c[u.type] = (c[u.type] || 0) + 1; return c; };
+    const fmt = (c) => Object.keys(c).length ? Object.entries(c).sort().map(([t, n]) => `${n} ${t}`).join(", ") : "none";
+    return el("section", { class: `force ${side}`, "aria-label": `${SIDE_NAME[side]} forces` },
+      el("h3", {}, SIDE_NAME[side]),
+      el("dl", {},
+        el("dt", {}, "On the map"), el("dd", { "data-stat": `${side}-onmap` }, `${s.on_map[side]} of ${s.army_max[side]} (Army Maximum)`),
+        el("dt", {}, "Recruitment Pool"), el("dd", { "data-stat": `${side}-pool` }, fmt(count("pool"))),
+        el("dt", {}, "Stock"), el("dd", {}, fmt(count("stock"))),
+        side === "union" ? el("dt", {}, "Awaiting draft") : null, side === "union" ? el("dd", {}, fmt(count("draft"))) : null));
+  });
+  $("forces").replaceChildren(el("div", { class: "forces" }, ...cols),
+    el("p", { class: "hint" }, "MI/MC militia, VI/VC veteran, CI/CC crack infantry/cavalry. ✕ infantry, ╱ cavalry; a red corner marks a reduced unit, a brown arc an entrenched one."));
+}
+
+function showBoxInfo(id) {
+  const b = map.boxes.get(id);
+  if (!b || !game.state) return;
+  const s = game.state;
+  const ctl = (s.control || {})[id] || b.color;
+  const units = s.units.filter((u) => u.loc === id);
+  const { units: clickU } = myTurn() ? clickables() : { units: new Map() };
+  $("box-info").replaceChildren(
+    el("h3", {}, b.name, el("small", {}, ` ${b.state || ""}`)),
+    el("p", {}, `Controlled by: ${SIDE_NAME[ctl] || ctl}${ctl !== b.color ? ` (printed ${SIDE_NAME[b.color] || b.color})` : ""}`,
+      b.fort ? " · permanent entrenchment" : "", b.port ? " · port" : "",
+      Object.entries(b.shields || {}).map(([side, v]) => ` · ${SIDE_NAME[side]} shield ${v}`).join("")),
+    units.length ? el("ul", { class: "plain units-list" }, units.map((u) => el("li", {},
+      el("button", { type: "button", class: `unit-btn ${u.side}${clickU.has(u.id) ? " legal" : ""}${ui.sel === u.id ? " selected" : ""}`,
+                     "data-unit-btn": u.id, "aria-label": `${unitName(u, boot.types[u.type])} ${u.id}`, onclick: () => onUnitClick(u.id) },
+        `${unitName(u, boot.types[u.type])}${u.red ? " · reduced" : ""}${u.ent ? " · entrenched" : ""}`)))) : el("p", { class: "empty" }, "No units."));
+}
+
+// ---------------------------------------------------------------------------- log
+let openingHead = null;
+function isUndone(seq) { return game.undone.some(([a, b]) => seq >= a && seq <= b); }
+function logItem(e) {
+  const d = describer.describe(e);
+  if (!d) return null;
+  if (d.heading) {
+    if (openingHead && !openingHead.dataset.done) {   // the first Player Turn has no event of its own
+      const pd = e.data || {};
+      openingHead.dataset.done = "1";
+      if (pd.side === "confederate") openingHead.firstChild.textContent = `Turn ${pd.turn} · ${pd.date} · Union player turn`;
+    }
+    return el("li", { class: "turn-head", "data-seq": e.seq }, el("h4", {}, d.heading));
+  }
+  if (e.source === "server" && e.type === "start") {
+    const s = game.state;
+    openingHead = el("li", { class: "turn-head", "data-seq": e.seq }, el("h4", {}, s ? `Turn ${s.turn} · ${s.date} · Union player turn` : "The first Player Turn"));
+    const frag = document.createDocumentFragment();
+    frag.append(el("li", { class: "ev", "data-seq": e.seq }, d.text), openingHead);
+    return frag;
+  }
+  const li = el("li", { class: `ev ${d.cls || ""}${d.minor ? " minor" : ""}${isUndone(e.seq) ? " undone" : ""}`, "data-seq": e.seq, tabindex: 0 },
+    d.die ? el("span", { class: `die-inline${d.hit === true ? " hit" : d.hit === false ? " miss" : ""}`, "aria-hidden": "true" }, String(d.die)) : null, d.text);
+  const boxes = new Set(d.boxes || []);
+  for (const uid of d.units || []) { const u = unitById(uid); if (u && map.boxes.has(u.loc)) boxes.add(u.loc); }
+  if (boxes.size) {
+    li.dataset.boxes = [...boxes].join(" ");
+    li.classList.add("linked");
+  }
+  return li;
+}
+function renderLog() {
+  const list = $("log");
+  describer.battleBox = null;
+  openingHead = null;
+  const items = [];
+  for (const seq of [...game.events.keys()].sort((a, b) => a - b)) {
+    const li = logItem(game.events.get(seq));
+    if (li) items.push(li);
+  }
+  list.replaceChildren(...items);
+  list.parentElement.scrollTop = list.parentElement.scrollHeight;
+}
+function appendLog(e) {
+  if (e.source === "server" && e.type === "undo") {
+    for (const li of $("log").querySelectorAll("li[data-seq]")) if (isUndone(+li.dataset.seq)) li.classList.add("undone");
+  }
+  const li = logItem(e);
+  if (li) {
+    $("log").append(li);
+    const p = $("log").parentElement;
+    p.scrollTop = p.scrollHeight;
+  }
+}
+$("log").addEventListener("click", (ev) => {
+  const li = ev.target.closest("li[data-boxes]");
+  if (!li) return;
+  for (const x of $("log").querySelectorAll(".picked")) x.classList.remove("picked");
+  li.classList.add("picked");
+  map.flash(li.dataset.boxes.split(" "));
+});
+$("log").addEventListener("keydown", (ev) => { if (ev.key === "Enter") ev.target.click(); });
+
+// ---------------------------------------------------------------------------- wiring
+$("map").addEventListener("click", (ev) => {
+  if (map.suppressClick) return;
+  const u = ev.target.closest("[data-unit]");
+  if (u) return onUnitClick(u.dataset.unit);
+  const b = ev.target.closest("[data-box]");
+  if (b) return onBoxClick(b.dataset.box);
+  if (ui.sel || ui.chooser) { ui.sel = null; ui.chooser = null; render(null, false); }
+});
+$("battle").addEventListener("click", (ev) => {
+  const u = ev.target.closest("[data-unit]");
+  if (u) onUnitClick(u.dataset.unit);
+});
+$("zoom-in").addEventListener("click", () => map.zoomBy(1 / 1.4));
+$("zoom-out").addEventListener("click", () => map.zoomBy(1.4));
+$("zoom-fit").addEventListener("click", () => map.fit());
+document.addEventListener("keydown", (ev) => {
+  if (ev.target.closest("input, textarea, select")) return;
+  if ((ev.key === "z" && (ev.ctrlKey || ev.metaKey)) || (ev.key === "u" && !ev.ctrlKey && !ev.metaKey)) { ev.preventDefault(); undo(); }
+  else if (ev.key === "+" || ev.key === "=") map.zoomBy(1 / 1.4);
+  else if (ev.key === "-") map.zoomBy(1.4);
+  else if (ev.key === "0") map.fit();
+  else if (ev.key === "Escape") { ui.sel = null; ui.chooser = null; render(null, false); }
+});
+for (const tab of document.querySelectorAll("[role=tab]")) {
+  tab.addEventListener("click", () => {
+    for (const t of document.querySelectorAll("[role=tab]")) {
+      const on = t === tab;
+      t.setAttribute("aria-selected", on ? "true" : "false");
+      $(t.getAttribute("aria-controls")).hidden = !on;
+    }
+    if (tab.id === "t-chat") chat.seen();
+    if (tab.id === "t-log") { const p = $("log").parentElement; p.scrollTop = p.scrollHeight; }
+  });
+}
+
+if (prefs.zoom === "east") map.focus(["washington", "richmond"], 420);
+const chat = new Chat(GID, { isPlayer, user: boot.user, status: () => game.status });
+connect();

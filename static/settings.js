@@ -1,0 +1,38 @@
+// Settings page: per-browser display preferences and personal API tokens.
+import { api, el, showError } from "./api.js";
+
+const PREFS = "hd-prefs";
+const prefs = JSON.parse(localStorage.getItem(PREFS) || "{}");
+for (const input of document.querySelectorAll("[data-pref]")) {
+  const k = input.dataset.pref;
+  if (k in prefs) {
+    if (input.type === "checkbox") input.checked = !!prefs[k]; else input.value = prefs[k];
+  }
+  input.addEventListener("change", () => {
+    prefs[k] = input.type === "checkbox" ? input.checked : input.value;
+    localStorage.setItem(PREFS, JSON.stringify(prefs));
+  });
+}
+
+const list = document.getElementById("tokens");
+async function loadTokens() {
+  const out = await api("/api/auth/tokens");
+  list.replaceChildren(...out.tokens.map((t) => el("li", {}, `${t.name || "(unnamed)"} · created ${t.created_at.slice(0, 10)} `,
+    el("button", { type: "button", "aria-label": `Revoke token ${t.name || t.id}`, onclick: async () => {
+      await api(`/api/auth/tokens/${t.id}`, undefined, "DELETE"); loadTokens();
+    } }, "Revoke"))));
+  if (!out.tokens.length) list.replaceChildren(el("li", { class: "empty" }, "No tokens."));
+}
+document.getElementById("new-token").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const name = ev.target.name.value.trim() || null;
+  try {
+    const out = await api("/api/auth/tokens", { name });
+    const p = document.getElementById("token-out");
+    p.textContent = `New token (shown once): ${out.token}`;
+    p.hidden = false;
+    ev.target.reset();
+    loadTokens();
+  } catch (e) { showError(document, e.message); }
+});
+loadTokens().catch((e) => showError(document, e.message));

@@ -1,0 +1,215 @@
+"""Test helpers: real server processes, HTTP players and websocket clients."""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProc:
+    """`python -m app serve` in a subprocess (so a test can kill and restart it)."""
+
+    def __init__(self, database_url: str, port: int | None = None, log_dir: Path | None = None, **env):
+        self.database_url = database_url
+        self.port = port or free_port()
+        self.env = env
+        self.proc: subprocess.Popen | None = None
+        self.log_dir = log_dir
+        self.log_path: Path | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30) -> "ServerProc":
+        env = dict(os.environ)
+        env.update({"DATABASE_URL": self.database_url, "SECRET_KEY": "test-secret-key",
+                    "PUBLIC_URL": self.base, "LOG_LEVEL": "warning",
+                    "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))})
+        env.update({k.upper(): str(v) for k, v in self.env.items()})
+        log_dir = self.log_dir or Path(os.environ.get("TMPDIR", "/tmp"))
+        self.log_path = log_dir / f"server-{self.port}-{uuid.uuid4().hex[:6]}.log"
+        self._log = open(self.log_path, "wb")
+        self.proc = subprocess.Popen([sys.executable, "-m", "app", "serve", "--host", "127.0.0.1",
+                                      "--port", str(self.port)], cwd=str(ROOT), env=env,
+                                     stdout=self._log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited early:\n{self.log()}")
+            try:
+                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"server did not start:\n{self.log()}")
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-5000:] if self.log_path else ""
+        except OSError:
+            return ""
+
+    def kill(self) -> None:
+        """Hard stop, like a crash: no shutdown handlers run."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        if getattr(self, "_log", None):
+            self._log.close()
+
+
+def uname(prefix: str = "u") -> str:
+    return f"{prefix}{uuid.uuid4().hex[:10]}"
+
+
+class Player:
+    """A registered user talking to a server over HTTP with a bearer token."""
+
+    def __init__(self, base: str, username: str | None = None, password: str = "password123"):
+        self.base = base
+        self.username = username or uname()
+        self.password = password
+        r = httpx.post(base + "/api/auth/register", json={"username": self.username, "password": password})
+        assert r.status_code == 201, r.text
+        self.user_id = r.json()["id"]
+        self.token = r.json()["token"]
+        self.http = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {self.token}"}, timeout=30)
+
+    def create(self, side="union", scenario="1861", mode="live", private=False, options=()) -> dict:
+        r = self.http.post("/api/games", json={"scenario": scenario, "side": side, "mode": mode,
+                                                "private": private, "options": list(options)})
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    def join(self, gid: str, **body) -> httpx.Response:
+        return self.http.post(f"/api/games/{gid}/join", json=body)
+
+    def game(self, gid: str) -> dict:
+        r = self.http.get(f"/api/games/{gid}")
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def legal(self, gid: str) -> dict:
+        r = self.http.get(f"/api/games/{gid}/legal")
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def act(self, gid: str, action: dict, **kw) -> httpx.Response:
+        return self.http.post(f"/api/games/{gid}/actions", json={"action": action, **kw})
+
+    def close(self):
+        self.http.close()
+
+
+def events(base: str, gid: str, after: int = 0) -> list[dict]:
+    r = httpx.get(f"{base}/api/games/{gid}/events", params={"after": after}, timeout=30)
+    assert r.status_code == 200, r.text
+    return r.json()["events"]
+
+
+def new_match(base: str, scenario: str = "1861") -> tuple[Player, Player, str]:
+    """Two players and a started game (a plays the Union)."""
+    a, b = Player(base), Player(base)
+    gid = a.create(side="union", scenario=scenario)["id"]
+    r = b.join(gid)
+    assert r.status_code == 200, r.text
+    assert r.json()["status"] == "active"
+    return a, b, gid
+
+
+def players_by_side(a: Player, b: Player) -> dict[str, Player]:
+    return {"union": a, "confederate": b}
+
+
+def play_random(base: str, seats: dict[str, Player], gid: str, rng, max_decisions: int,
+                stop=None) -> int:
+    """Random legal play over HTTP; returns the number of decisions made."""
+    n = 0
+    while n < max_decisions:
+        g = seats["union"].game(gid)
+        if g["status"] != "active":
+            break
+        p = seats[g["to_act"]]
+        lg = p.legal(gid)
+        assert lg["actions"], lg
+        action = rng.choice(lg["actions"])
+        r = p.act(gid, action, expected_seq=lg["seq"])
+        assert r.status_code == 200, r.text
+        n += 1
+        if stop and stop(r.json()):
+            break
+    return n
+
+
+def effective_engine_events(evs: list[dict]) -> list[dict]:
+    """The engine history: engine events minus the spans taken back by undo events."""
+    eff: list[tuple[int, dict]] = []
+    for e in evs:
+        if e["source"] == "engine":
+            eff.append((e["seq"], e["data"]))
+        elif e["type"] == "undo":
+            k = e["data"]["to_seq"]
+            eff = [(s, d) for s, d in eff if s < k]
+    return [d for _, d in eff]
+
+
+async def ws_recv(ws, timeout: float = 10) -> dict:
+    return json.loads(await asyncio.wait_for(ws.recv(), timeout))
+
+
+async def ws_until(ws, pred, timeout: float = 10) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("no matching message")
+        m = await ws_recv(ws, left)
+        if pred(m):
+            return m
+
+
+def active_match_after(base: str, decisions: int, seed: int, tries: int = 6):
+    """A started game still in progress after `decisions` random decisions. (The dice
+    come from a secret random seed, so a random game now and then ends early, e.g. when
+    the Confederacy takes Washington; then take a new game.)"""
+    import random
+    for i in range(tries):
+        a, b, gid = new_match(base)
+        seats = {"union": a, "confederate": b}
+        play_random(base, seats, gid, random.Random(seed + i), decisions)
+        if a.game(gid)["status"] == "active":
+            return a, b, gid
+    raise AssertionError(f"no game lasted {decisions} decisions in {tries} tries")
