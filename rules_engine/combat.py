@@ -50,6 +50,13 @@ class CombatRules:
         all_cav = all(self.units[u].is_cav for u in dfn)
         if all_cav and not all(self.units[u].is_cav for u in att):
             self.battle["step"] = "withdraw"                              # 5.6
+        else:
+            self._first_round_begins()
+
+    def _first_round_begins(self) -> None:
+        if "A7.0" in self.options:
+            self.battle["day"] = 1
+            self._new_battle_day()
 
     # ------------------------------------------------------------------ legal
     def _battle_legal(self) -> list[dict[str, Any]]:
@@ -144,10 +151,11 @@ class CombatRules:
         enemies = b["units"][other(firing)]
         covered = {t for _, t in b["targets"]}
         uncovered = [t for t in enemies if t not in covered]
+        shots_left = self._shots_allowed(firing) - len(b["targets"])         # A7.0 limit
         if "5.2" in self.options:
             return [{"type": "target", "unit": s, "target": t} for s in shooters
                     for t in self._like_targets(s, shooters, enemies, uncovered)]
-        allowed = uncovered if len(uncovered) >= len(shooters) else enemies
+        allowed = uncovered if len(uncovered) >= shots_left else enemies
         return [{"type": "target", "unit": s, "target": t} for s in shooters for t in allowed]
 
     def _like_targets(self, shooter: str, shooters: list[str], enemies: list[str],
@@ -188,6 +196,7 @@ class CombatRules:
 
     def _do_stand(self) -> None:
         self.battle["step"] = "target"
+        self._first_round_begins()
 
     def _do_retreat(self, to: str) -> None:
         b = self.battle
@@ -216,7 +225,7 @@ class CombatRules:
     def _do_target(self, unit: str, target: str) -> None:
         b = self.battle
         b["targets"].append([unit, target])
-        if len(b["targets"]) == len(b["units"][b["firing"]]):
+        if len(b["targets"]) >= self._shots_allowed(b["firing"]):
             self._fire()
 
     def shot_value(self, shooter: str, target: str) -> int:
@@ -278,6 +287,9 @@ class CombatRules:
         else:
             b["firing"] = b["defender"]
             b["round"] += 1
+            if "A7.0" in self.options and (b["round"] - 1) % 4 == 0:
+                b["day"] += 1                                          # A7.0: a new battle day
+                self._new_battle_day()
         b["reinforced"] = []
         b["step"] = "target" if b["round"] == 1 else "prepare"
 

@@ -14,6 +14,7 @@ import copy
 from typing import Any
 
 from . import calendar
+from .advanced import AdvancedRules
 from .combat import CombatRules
 from .data import SIDES, options_table, other
 from .dice import NoDice, ScriptedDice, SeededDice, commitment
@@ -43,7 +44,7 @@ class _ReplayDice:
         return value
 
 
-class Game(MovementRules, CombatRules, TurnRules):
+class Game(MovementRules, CombatRules, TurnRules, AdvancedRules):
     """One game of A House Divided. Create it with new_game, replay or from_position."""
 
     def __init__(self, header: dict[str, Any], dice: Any):
@@ -56,7 +57,7 @@ class Game(MovementRules, CombatRules, TurnRules):
         self._legal: list[dict] | None = None
         self._undo_floor = 0
         # --- the state proper (serialised by state()) ---
-        self.units: dict[str, Unit] = make_counter_mix()
+        self.units: dict[str, Unit] = make_counter_mix(self.options)
         self.at: dict[str, list[str]] = {b: [] for b in self.map.boxes}
         self._ports = [b for b, box in self.map.boxes.items() if box.port]
         self._cities = frozenset(b for b, box in self.map.boxes.items() if box.recruitment_city)
@@ -88,6 +89,9 @@ class Game(MovementRules, CombatRules, TurnRules):
         self.cav_only: set[str] = set()
         self.ky_entered = False
         self.csa_losses = 0          # Confederate Veteran/Crack units lost in battle this Game Turn (6.2)
+        self.supply_boxes: list[str] = []     # A2.0: boxes still to lose a piece
+        self.washington_loss = 0              # A6.0: taken off the Union Army Maximum for good
+        self.border_raised: list[str] = []    # A8.3: border states whose militia came
         self.result: dict[str, str] | None = None
         self.rolls = 0
 
@@ -142,8 +146,10 @@ class Game(MovementRules, CombatRules, TurnRules):
         """7.1: the sum of the side's shields in the Recruitment Cities it controls."""
         cached = self._amax.get(side)
         if cached is None:
-            cached = self._amax[side] = sum(
-                value for bid, value in self._shields[side] if self.controller(bid) == side)
+            cached = sum(value for bid, value in self._shields[side] if self.controller(bid) == side)
+            if side == "union":
+                cached -= self.washington_loss                         # A6.0
+            self._amax[side] = cached
         return cached
 
     def _control_changed(self) -> None:
@@ -173,6 +179,9 @@ class Game(MovementRules, CombatRules, TurnRules):
             "cav_only": sorted(self.cav_only),
             "ky_entered": self.ky_entered,
             "csa_losses": self.csa_losses,
+            "supply_boxes": list(self.supply_boxes),
+            "washington_loss": self.washington_loss,
+            "border_raised": list(self.border_raised),
             "army_max": {s: self.army_maximum(s) for s in SIDES},
             "on_map": {s: self.units_on_map(s) for s in SIDES},
             "result": copy.deepcopy(self.result),
@@ -295,6 +304,7 @@ PHASE_ACTIONS = {
     "recruit_roll": frozenset({"roll_recruits"}),
     "recruitment": frozenset({"recruit", "end_recruitment", "refit"}),
     "replacement_roll": frozenset({"roll_replacements"}),
+    "supply": frozenset({"supply_loss"}),
 }
 _IN_BATTLE = frozenset({"fight", "withdraw", "retreat", "reinforce", "target"})
 BATTLE_STEPS = {

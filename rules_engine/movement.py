@@ -208,7 +208,7 @@ class MovementRules:
     # ------------------------------------------------------------------ execute
     def _do_roll_marches(self) -> None:
         value = self._roll("marches")
-        self.marches = 2 if value == 1 else value                         # 4.0: a 1 gives 2
+        self.marches = self._marches_from_die(value)                      # 4.0, A3.0
         self.invasion = value == 6                                        # 4.7
         self.phase = "movement"
 

@@ -109,6 +109,8 @@ def place_position(g, pos: dict[str, Any]) -> None:
         if u.loc in g.at and g.map.boxes[u.loc].fort and pos.get("forts_entrench", True):
             u.ent = True                                   # 4.3, as at a Player Turn start
     g.phase = pos.get("phase", "movement")
+    g.washington_loss = int(pos.get("washington_loss", 0))
+    g.border_raised = list(pos.get("border_raised", []))
     if g.phase not in ("marches_roll", "movement", "battle_choice", "promotion", "recruit_roll"):
         raise ValueError(f"a position cannot start in phase {g.phase!r}")
     g.marches = int(pos.get("marches", 2 if g.phase == "movement" else 0))
@@ -154,3 +156,6 @@ def _load_state(g, st: dict[str, Any]) -> None:
     g.cav_only = set(st["cav_only"])
     g.ky_entered, g.csa_losses = st["ky_entered"], st["csa_losses"]
     g.result, g.rolls = st["result"], st["rolls"]
+    g.supply_boxes = list(st.get("supply_boxes", []))
+    g.washington_loss = st.get("washington_loss", 0)
+    g.border_raised = list(st.get("border_raised", []))

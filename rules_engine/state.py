@@ -9,8 +9,8 @@ from typing import Any
 from .data import SIDES, pieces, unit_type
 
 # Where a unit can be when not on the map.
-POOL, STOCK, DRAFT = "pool", "stock", "draft"
-OFF_MAP = (POOL, STOCK, DRAFT)
+POOL, STOCK, DRAFT, BORDER = "pool", "stock", "draft", "border"
+OFF_MAP = (POOL, STOCK, DRAFT, BORDER)
 
 
 class Unit:
@@ -71,14 +71,18 @@ class Unit:
         return u
 
 
-def make_counter_mix() -> dict[str, Unit]:
-    """Every piece of the Game Piece Inventory, all in stock, ids like U-VI-07."""
+def make_counter_mix(options=frozenset()) -> dict[str, Unit]:
+    """Every piece of the Game Piece Inventory, all in stock, ids like U-VI-07; with
+    A8.3 also the three Border Militia (C-BM-KY, C-BM-MD, C-BM-MO), held back."""
     units: dict[str, Unit] = {}
     for side in SIDES:
         for code, count in pieces()["inventory"][side].items():
             for n in range(1, count + 1):
                 uid = f"{side[0].upper()}-{code}-{n:02d}"
                 units[uid] = Unit(uid, side, code, STOCK)
+    if "A8.3" in options:
+        for state in ("KY", "MD", "MO"):
+            units[f"C-BM-{state}"] = Unit(f"C-BM-{state}", "confederate", "MI", BORDER)
     return units
 
 

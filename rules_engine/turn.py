@@ -49,6 +49,8 @@ class TurnRules:
             return self._recruitment_legal() + [{"type": "end_recruitment"}]
         if phase == "replacement_roll":
             return [{"type": "roll_replacements"}]
+        if phase == "supply":
+            return self._supply_legal()
         return []
 
     def _advance(self) -> None:
@@ -95,11 +97,7 @@ class TurnRules:
                 if fort:
                     u.ent = True                                     # 4.3 permanent entrenchment
         self._note("player_turn", turn=self.turn, date=calendar.label(self.turn), side=side)
-        if self.turn == self.first_turn:
-            self.marches, self.invasion = 2, False                   # 4.1, 11.2
-            self.phase = "movement"
-        else:
-            self.phase = "marches_roll"
+        self._start_turn_steps()
 
     def _end_player_turn(self) -> None:
         self.recruit = None
@@ -154,7 +152,9 @@ class TurnRules:
             for u in self.units.values():
                 if u.red:
                     u.red = False                                    # 5.7 recovery
-        self._capture(self.side)
+        captured = self._capture(self.side)
+        if "A6.0" in self.options and CAPITAL in captured and self.side == "confederate":
+            self._capital_captured()                                  # A6.0
         self.phase = "promotion"
         self.promotions = 1
         if "6.2" in self.options and self.side == "confederate" and self._any_segment_promotable():
@@ -171,9 +171,10 @@ class TurnRules:
             self.promotions = 2
         self.phase = "promotion"
 
-    def _capture(self, side: str) -> None:
+    def _capture(self, side: str) -> list[str]:
         """8.0: a box with a unit of the side at the end of its Combat Segment is its."""
         units = self.units
+        captured = []
         for box in self.occupied_boxes():
             mine = [units[u] for u in self.at[box] if units[u].side == side]
             if not mine:
@@ -192,7 +193,9 @@ class TurnRules:
                     self.cav_only.discard(box)
             if was != side:
                 self._control_changed()
+                captured.append(box)
                 self._note("captured", box=box, side=side)
+        return captured
 
     # ------------------------------------------------------------------ victory
     def _win(self, winner: str | None, reason: str, level: str | None = None) -> None:
@@ -210,7 +213,7 @@ class TurnRules:
         return False
 
     def _check_confederate_victory(self) -> bool:
-        if self.controller(CAPITAL) == "confederate":
+        if self.controller(CAPITAL) == "confederate" and "A6.0" not in self.options:
             self._win("confederate", "The Confederacy captured Washington (10.0).")
             return True
         cs, us = self.army_maximum("confederate"), self.army_maximum("union")

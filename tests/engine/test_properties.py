@@ -31,7 +31,8 @@ def check_invariants(g) -> None:
     for side in SIDES:
         on_map = Counter(u.type for u in g.units.values() if u.side == side and u.loc in g.at)
         for code, count in on_map.items():
-            assert count <= pieces()["inventory"][side][code]
+            extra = 3 if (side, code) == ("confederate", "MI") and "A8.3" in g.options else 0
+            assert count <= pieces()["inventory"][side][code] + extra
         assert g.units_on_map(side) == sum(on_map.values())
         fresh = sum(box.shields.get(side, 0) for b, box in g.map.boxes.items()
                     if g.controller(b) == side)

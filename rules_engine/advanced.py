@@ -1,0 +1,176 @@
+"""Advanced Game rules, each switched on by its option id (Advanced Rules booklet):
+
+  A2.0 Supply              stacks must trace supply at the start of each Player Turn
+  A3.0 Movement & Command  Marches come from the Command Table
+  A6.0 Capture of Washington   a die off the Union Army Maximum instead of defeat
+  A7.0 Battles & Command Table battle days and battlefield leadership
+  A8.3 Border State support    Border Militia for the Confederacy
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from . import calendar
+from .data import _yaml, other
+
+CAPITAL = "washington"
+
+
+@functools.cache
+def tables() -> dict:
+    return _yaml("advanced.yaml")
+
+
+def command_value(year: int, die: int, side: str) -> int:
+    """The Command Table: the number for this side, year and die."""
+    year = min(max(year, 1861), 1865)
+    return tables()["command_table"][year][die][0 if side == "union" else 1]
+
+
+class AdvancedRules:
+    # ------------------------------------------------------------------ turn start
+    def _start_turn_steps(self) -> None:
+        """What happens at the start of a Player Turn before movement."""
+        if "A2.0" in self.options:
+            boxes = self._unsupplied_boxes(self.side)
+            if boxes:
+                self.supply_boxes = boxes
+                self.phase = "supply"
+                return
+        self._after_supply()
+
+    def _after_supply(self) -> None:
+        self.supply_boxes = []
+        if "A8.3" in self.options and self.side == "confederate":
+            self._border_state_support()
+        if self.turn == self.first_turn:
+            self.marches, self.invasion = 2, False                   # 4.1, 11.2
+            self.phase = "movement"
+        else:
+            self.phase = "marches_roll"
+
+    # ------------------------------------------------------------------ A2.0 supply
+    def _supplied_boxes(self, side: str) -> set[str]:
+        """A2.1: boxes joined, through friendly boxes along friendly railroads and
+        rivers, to two or more friendly Recruitment Cities (so each city reaches another
+        one), or for the Union to a friendly port."""
+        friendly = {b for b in self.map.boxes if self.controller(b) == side}
+        seen: set[str] = set()
+        supplied: set[str] = set()
+        for start in sorted(friendly):
+            if start in seen:
+                continue
+            component, todo = {start}, [start]
+            while todo:
+                box = todo.pop()
+                for nxt, line in self.map.neighbours(box):
+                    if (nxt in friendly and nxt not in component and line.kind in ("rail", "river")
+                            and self._line_usable(side, line)):
+                        component.add(nxt)
+                        todo.append(nxt)
+            seen |= component
+            cities = sum(1 for b in component if b in self._cities)
+            port = side == "union" and any(self.map.boxes[b].port for b in component)
+            if cities >= 2 or port:
+                supplied |= component
+        return supplied
+
+    def _unsupplied_boxes(self, side: str) -> list[str]:
+        """Boxes where two or more of the side's pieces cannot trace supply (A2.0)."""
+        supplied = None
+        out = []
+        for box in self.occupied_boxes():
+            mine = self._side_units(box, side)
+            if len(mine) < 2:
+                continue                           # a piece alone is always in supply
+            if side == "union" and self.map.boxes[box].port:
+                continue                           # Union pieces in ports are in supply
+            if supplied is None:
+                supplied = self._supplied_boxes(side)
+            if box not in supplied:
+                out.append(box)
+        return out
+
+    def _supply_legal(self) -> list[dict[str, Any]]:
+        box = self.supply_boxes[0]
+        return [{"type": "supply_loss", "unit": u.id} for u in self._side_units(box, self.side)]
+
+    def _do_supply_loss(self, unit: str) -> None:
+        """A2.2: out of supply, the owner eliminates one piece of his choice there."""
+        box = self.supply_boxes.pop(0)
+        self._note("out_of_supply", box=box, unit=unit)
+        self._eliminate(unit)
+        if not self.supply_boxes:
+            self._after_supply()
+
+    def _why_supply_loss(self, unit: Any) -> str | None:
+        box = self.supply_boxes[0]
+        return (f"{self.map.boxes[box].name} is out of supply: eliminate one of your pieces "
+                f"there (A2.2).")
+
+    # ------------------------------------------------------------------ A3.0 command
+    def _marches_from_die(self, value: int) -> int:
+        if "A3.0" in self.options:
+            return command_value(calendar.year(self.turn), value, self.side)   # A3.0
+        return 2 if value == 1 else value                                   # 4.0: a 1 gives 2
+
+    # ------------------------------------------------------------------ A6.0 Washington
+    def _capital_captured(self) -> None:
+        """A6.0: a die (a 1 counts 2) comes off the Union Army Maximum for good."""
+        value = self._roll("washington", side="confederate")
+        loss = 2 if value == 1 else value
+        self.washington_loss += loss
+        self._control_changed()
+        self._note("washington_captured", loss=loss, total=self.washington_loss)
+
+    # ------------------------------------------------------------------ A7.0 leadership
+    def _new_battle_day(self) -> None:
+        """A7.0: each side rolls on the Command Table at the start of each battle day;
+        from the second day add half (rounded up) of the day before."""
+        b = self.battle
+        year = calendar.year(self.turn)
+        previous = b.get("leadership") or {}
+        lead = {}
+        for side in (b["defender"], b["attacker"]):
+            value = self._roll("leadership", side=side, day=b["day"])
+            carried = -(-previous.get(side, 0) // 2)                 # half, rounded up
+            lead[side] = min(command_value(year, value, side) + carried,
+                             tables()["max_firing_units"])           # the track ends at 8
+        b["leadership"] = lead
+        self._note("battle_day", box=b["box"], day=b["day"], leadership=dict(lead))
+
+    def _shots_allowed(self, side: str) -> int:
+        b = self.battle
+        count = len(b["units"][side])
+        if "A7.0" not in self.options:
+            return count
+        return min(count, b["leadership"][side], tables()["max_firing_units"])
+
+    # ------------------------------------------------------------------ A8.3 border states
+    def _border_state_support(self) -> None:
+        """A8.3: holding every Recruitment City of a border state, the Confederate rolls
+        for its Border Militia (once per state per game)."""
+        for state, info in tables()["border_states"].items():
+            if state in self.border_raised:
+                continue
+            if not all(self.controller(c) == "confederate" for c in info["cities"]):
+                continue
+            modifier = self._border_modifier()
+            value = self._roll("border_support", side="confederate", state=state, modifier=modifier)
+            if value + modifier > info["support"]:
+                self.border_raised.append(state)
+                self._place(info["unit"], "pool")
+                self._note("border_militia", state=state, unit=info["unit"])
+
+    def _border_modifier(self) -> int:
+        us, cs = self.army_maximum("union"), self.army_maximum("confederate")
+        year = calendar.year(self.turn)
+        mod = 0
+        mod += 1 if us - cs <= 5 else 0
+        mod += 1 if year == 1861 else 0
+        mod += 2 if self.controller(CAPITAL) == "confederate" else 0
+        mod -= max(0, year - 1862)
+        mod -= 1 if us - cs > 10 else 0
+        mod -= 1 if self.controller("richmond") == "union" else 0
+        return mod

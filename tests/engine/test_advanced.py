@@ -1,0 +1,134 @@
+"""Advanced Game rules (Advanced Rules booklet), each with scripted dice."""
+from __future__ import annotations
+
+import pytest
+
+import rules_engine
+from rules_engine.advanced import command_value
+
+from .helpers import game, refused, uid, unit
+
+
+# ---------------------------------------------------------------- A3.0
+@pytest.mark.parametrize("turn,side,die,marches", [(8, "union", 5, 4), (8, "confederate", 5, 5),
+                                                   (3, "union", 1, 2), (30, "union", 6, 5)])
+def test_a3_0_marches_from_the_command_table(turn, side, die, marches):
+    g = game(turn=turn, side=side, phase="marches_roll", dice=[die], options=["A3.0"],
+             units={side: {"richmond" if side == "confederate" else "washington": ["MI"]}})
+    g.apply({"type": "roll_marches"})
+    assert g.marches == marches
+
+
+def test_command_table_reads_union_then_confederate():
+    assert command_value(1861, 1, "union") == 2 and command_value(1861, 6, "confederate") == 5
+    assert command_value(1865, 6, "union") == 6 and command_value(1865, 1, "confederate") == 2
+
+
+# ---------------------------------------------------------------- A6.0
+def test_a6_0_capturing_washington_costs_a_die_not_the_game():
+    g = game(side="confederate", phase="battle_choice", dice=[1], options=["A6.0"],
+             units={"confederate": {"washington": ["MI"]}})
+    before = 34 - 1                              # Washington's blue 1 is lost with the city
+    assert g.result is None
+    assert g.washington_loss == 2                # a roll of 1 takes off two
+    assert g.army_maximum("union") == before - 2
+    plain = game(side="confederate", phase="battle_choice", units={"confederate": {"washington": ["MI"]}})
+    assert plain.result["winner"] == "confederate"
+
+
+def test_a6_0_recapture_adds_only_the_city_value():
+    g = game(side="union", phase="battle_choice", options=["A6.0"], washington_loss=4,
+             units={"union": {"washington": ["MI"]}}, control={"confederate": ["washington"]})
+    assert g.controller("washington") == "union"
+    assert g.army_maximum("union") == 34 - 4
+
+
+# ---------------------------------------------------------------- A2.0
+def test_a2_0_an_isolated_stack_loses_a_piece_of_its_owners_choice():
+    g = game(side="union", phase="recruit_roll", dice=[2], options=["A2.0"],
+             units={"union": {"washington": ["MI"], "sparta": ["VI", "MI"], "nashville": ["MI"]},
+                    "confederate": {"richmond": ["MI"]}},
+             control={"union": ["sparta", "nashville"]})
+    g.apply({"type": "roll_recruits"})
+    while g.phase == "recruitment":
+        g.apply({"type": "end_recruitment"})
+    # the Confederate turn starts: only its own pieces are checked, and Richmond holds one
+    assert g.side == "confederate" and g.phase != "supply"
+    h = game(side="union", phase="marches_roll", options=["A2.0"],
+             units={"union": {"sparta": ["VI", "MI"]}}, control={"union": ["sparta"]})
+    assert h.phase == "marches_roll"              # positions start after the supply check
+    h._start_player_turn("union")
+    assert h.phase == "supply" and h.supply_boxes == ["sparta"]
+    vi = uid(h, "sparta", "VI")
+    refused(h, {"type": "roll_marches"}, "supply")
+    h.apply({"type": "supply_loss", "unit": vi})
+    assert unit(h, vi).loc == "stock" and h.phase == "marches_roll"
+
+
+def test_a2_1_supply_lines():
+    g = game(options=["A2.0"], units={"union": {"sparta": ["VI", "MI"], "cincinnati": ["MI", "MI"],
+                                                  "new_york": ["VI", "VI"]},
+                                        "confederate": {"knoxville": ["MI", "MI"], "sparta": []}},
+             control={"union": ["sparta"]})
+    supplied = g._supplied_boxes("union")
+    assert "cincinnati" in supplied                 # a city linked by rail to other cities
+    assert "sparta" not in supplied                 # joined to nothing by rail or river
+    assert g._unsupplied_boxes("union") == ["sparta"]
+    assert "new_york" not in g._unsupplied_boxes("union")           # a Union port
+    assert g._unsupplied_boxes("confederate") == []                  # Knoxville links by rail
+
+
+def test_a2_0_a_piece_alone_is_always_supplied():
+    g = game(options=["A2.0"], units={"union": {"sparta": ["VI"]}}, control={"union": ["sparta"]})
+    assert g._unsupplied_boxes("union") == []
+
+
+# ---------------------------------------------------------------- A7.0
+def test_a7_0_worked_example_leadership_3_then_4_then_6():
+    """1862: the Union rolls 4 (value 3), then 1 (2 + 2 = 4), then 5 (4 + 2 = 6)."""
+    # each day: the Confederate die (6), the Union die, then misses for four rounds of
+    # (Confederate + Union) shots: day 1 5 + 3, day 2 8 (capped) + 4.
+    dice = [6, 4] + [6] * 32 + [6, 1] + [6] * 48 + [6, 5] + [6] * 60
+    g = game(turn=8, phase="battle_choice", dice=dice, options=["A7.0"],
+             units={"union": {"corinth": ["VI"] * 8}, "confederate": {"corinth": ["VI"] * 8}})
+    g.apply({"type": "fight", "box": "corinth"})
+    seen = []
+    while g.battle and g.battle["round"] <= 9:
+        lead = g.battle["leadership"]["union"]
+        if not seen or seen[-1] != lead:
+            seen.append(lead)
+        acts = g.legal_actions()
+        if g.battle["step"] == "target" and g.battle["firing"] == "union":
+            targets = sum(1 for a in acts if a["type"] == "target")
+            assert targets and len(g.battle["targets"]) < lead
+        opener = [a for a in acts if a["type"] == "open_fire"]
+        g.apply(opener[0] if opener else next(a for a in acts if a["type"] == "target"))
+    assert seen == [3, 4, 6]
+
+
+def test_a7_0_at_most_eight_fire_per_round():
+    g = game(turn=38, phase="battle_choice", dice=[6, 6] + [6] * 40, options=["A7.0"],
+             units={"union": {"corinth": ["VI"] * 10}, "confederate": {"corinth": ["VI"] * 10}},
+             )
+    g.apply({"type": "fight", "box": "corinth"})
+    assert g._shots_allowed("confederate") == min(10, g.battle["leadership"]["confederate"], 8)
+
+
+# ---------------------------------------------------------------- A8.3
+def test_a8_3_missouri_militia_joins_the_pool():
+    g = game(side="union", phase="recruit_roll", turn=4, dice=[2, 3], options=["A8.3"],
+             units={"union": {"washington": ["MI"]},
+                    "confederate": {"st_louis": ["MI"], "st_joseph": ["MI"]}},
+             control={"confederate": ["st_louis", "st_joseph"]})
+    g.apply({"type": "roll_recruits"})
+    while g.side == "union":
+        g.apply(g.legal_actions()[-1])
+    roll = next(e for e in g.events if e["type"] == "roll" and e["purpose"] == "border_support")
+    assert roll["state"] == "missouri" and roll["modifier"] >= 1       # 1861: +1
+    assert unit(g, "C-BM-MO").loc == "pool" and g.border_raised == ["missouri"]
+
+
+def test_a8_3_border_militia_are_off_the_map_without_the_rule():
+    assert "C-BM-MO" not in rules_engine.new_game("1861", seed="x").units
+    g = rules_engine.new_game("1861", options=["A8.3"], seed="x")
+    assert g.units["C-BM-MO"].loc == "border"
