@@ -12,7 +12,8 @@ import functools
 from typing import Any
 
 from . import calendar
-from .data import _yaml, other
+from .data import _yaml, other, unit_type
+from .state import OFF_MAP
 
 CAPITAL = "washington"
 
@@ -146,6 +147,74 @@ class AdvancedRules:
         if "A7.0" not in self.options:
             return count
         return min(count, b["leadership"][side], tables()["max_firing_units"])
+
+    # ------------------------------------------------------------------ A8.1 morale
+    def morale_value(self, u) -> int:
+        """Morale Table: Crack 5, Veteran 4, Militia 3 (2 in 1861)."""
+        quality = unit_type(u.type)["quality"]
+        if quality == "militia":
+            return 2 if calendar.year(self.turn) == 1861 else 3
+        return {"veteran": 4, "crack": 5}[quality]
+
+    def _morale_checks(self, side: str) -> None:
+        """A8.1: pieces the enemy just reduced check morale; above their value they rout."""
+        b = self.battle
+        for uid in b.get("fresh", []):
+            u = self.units[uid]
+            if uid not in b["units"][side]:
+                continue                                        # eliminated meanwhile
+            shelter = 1 if (u.ent or self.map.boxes[u.loc].fort) else 0
+            value = self._roll("morale", side=side, unit=uid, morale=self.morale_value(u),
+                               modifier=-shelter)
+            if value - shelter > self.morale_value(u):
+                b["units"][side].remove(uid)
+                b.setdefault("routed", {}).setdefault(side, []).append(uid)
+                b.setdefault("ever_routed", []).append(uid)
+                self._note("routed", unit=uid)
+
+    def _day_end_rally(self) -> None:
+        """A8.11: after each fourth round each side may recover one routed unit."""
+        b = self.battle
+        queue = [s for s in (b["defender"], b["attacker"]) if b.get("routed", {}).get(s)]
+        if queue:
+            b["rally_queue"] = queue[1:]
+            b["rallying"] = queue[0]
+            b["resume_step"] = b["step"]
+            b["step"] = "rally"
+
+    def _do_rally(self, unit: str) -> None:
+        b = self.battle
+        b["routed"][b["rallying"]].remove(unit)
+        b["units"][b["rallying"]].append(unit)                 # it returns reduced
+        self._note("rallied", unit=unit)
+        self._next_rally()
+
+    def _do_no_rally(self) -> None:
+        self._next_rally()
+
+    def _next_rally(self) -> None:
+        b = self.battle
+        if b["rally_queue"]:
+            b["rallying"] = b["rally_queue"].pop(0)
+            return
+        b["step"] = b.pop("resume_step")
+        b.pop("rallying", None)
+        b.pop("rally_queue", None)
+
+    def _desertion_checks(self) -> None:
+        """A8.12: after a battle every reduced participant rolls; above its morale value
+        (+1 for the losing army, -1 if it did not rout) it deserts."""
+        b = self.battle
+        for uid in sorted(set(b["participants"])):
+            u = self.units[uid]
+            if u.loc in OFF_MAP or not u.red:
+                continue
+            mod = (1 if u.side != b["winner"] else 0) - (0 if uid in b.get("ever_routed", []) else 1)
+            value = self._roll("desertion", side=u.side, unit=uid, morale=self.morale_value(u),
+                               modifier=mod)
+            if value + mod > self.morale_value(u):
+                self._note("deserted", unit=uid)
+                self._eliminate(uid)
 
     # ------------------------------------------------------------------ A8.3 border states
     def _border_state_support(self) -> None:

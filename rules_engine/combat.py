@@ -76,6 +76,11 @@ class CombatRules:
         if step == "promote":
             return ([{"type": "promote", "unit": u} for u in self._battle_promotable()]
                     + [{"type": "no_promotion"}])
+        if step == "rally":
+            return ([{"type": "rally", "unit": u} for u in self.battle["routed"][self.battle["rallying"]]]
+                    + [{"type": "no_rally"}])
+        if step == "rout_retreat":
+            return [{"type": "retreat", "to": t} for t in self._retreat_boxes(other(self.battle["winner"]))]
         return []
 
     def _adjacent(self, box: str, side: str) -> list[str]:
@@ -200,8 +205,15 @@ class CombatRules:
 
     def _do_retreat(self, to: str) -> None:
         b = self.battle
-        side = b["firing"]
-        for uid in list(b["units"][side]):
+        side = b["firing"] if b["step"] != "rout_retreat" else other(b["winner"])
+        routed = b.get("routed", {}).pop(side, [])
+        if b["step"] == "rout_retreat":
+            for uid in routed:
+                self._place(uid, to)
+            self._note("routed_retreat", side=side, box=b["box"], to=to)
+            self._after_battle_won()
+            return
+        for uid in list(b["units"][side]) + routed:
             self.units[uid].ent = False
             self._place(uid, to)
         b["units"][side] = []
@@ -255,6 +267,9 @@ class CombatRules:
             if value <= need:
                 self._hit(target)
         b["targets"] = []
+        if "A8.1" in self.options:
+            self._morale_checks(other(firing))
+        b.pop("fresh", None)
         if not enemies:
             self._battle_won(firing)
             return
@@ -265,6 +280,7 @@ class CombatRules:
         if not u.red:
             u.red = True
             self._note("reduced", unit=uid)
+            self.battle.setdefault("fresh", []).append(uid)       # A8.1 checks these
             return
         b = self.battle
         b["units"][u.side].remove(uid)
@@ -292,15 +308,33 @@ class CombatRules:
                 self._new_battle_day()
         b["reinforced"] = []
         b["step"] = "target" if b["round"] == 1 else "prepare"
+        if "A8.1" in self.options and b["firing"] == b["defender"] and (b["round"] - 1) % 4 == 0:
+            self._day_end_rally()
 
     def _battle_won(self, winner: str) -> None:
         b = self.battle
         b["winner"] = winner
         self._note("battle_won", box=b["box"], winner=winner, round=b["round"])
+        routed = b.get("routed", {})
+        b["units"][winner] += routed.pop(winner, [])        # the winner's routed rejoin
+        loser_routed = routed.get(other(winner), [])
+        if loser_routed:
+            if self._retreat_boxes(other(winner)):
+                b["step"] = "rout_retreat"                  # ruling R34
+                return
+            for uid in routed.pop(other(winner)):
+                self._eliminate(uid)
+        self._after_battle_won()
+
+    def _after_battle_won(self) -> None:
+        b = self.battle
+        b.pop("routed", None)
+        if "A8.1" in self.options:
+            self._desertion_checks()
         if self._battle_promotable():
             b["step"] = "promote"
         else:
-            self._finish_battle(winner)
+            self._finish_battle(b["winner"])
 
     def _finish_battle(self, winner: str | None) -> None:
         for uid in self.battle["participants"]:

@@ -102,7 +102,10 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules):
             return None
         if self.phase == "battle":
             b = self.battle
-            return {"withdraw": b["defender"], "promote": b["winner"]}.get(b["step"], b["firing"])
+            if b["step"] == "rout_retreat":
+                return other(b["winner"])
+            return {"withdraw": b["defender"], "promote": b["winner"],
+                    "rally": b.get("rallying")}.get(b["step"], b["firing"])
         return self.side
 
     def legal_actions(self) -> list[dict[str, Any]]:
@@ -312,6 +315,8 @@ BATTLE_STEPS = {
     "prepare": _IN_BATTLE | {"open_fire"},
     "target": _IN_BATTLE,
     "promote": _IN_BATTLE | {"promote", "no_promotion"},
+    "rally": _IN_BATTLE | {"rally", "no_rally"},
+    "rout_retreat": _IN_BATTLE,
 }
 
 

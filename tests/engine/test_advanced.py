@@ -132,3 +132,46 @@ def test_a8_3_border_militia_are_off_the_map_without_the_rule():
     assert "C-BM-MO" not in rules_engine.new_game("1861", seed="x").units
     g = rules_engine.new_game("1861", options=["A8.3"], seed="x")
     assert g.units["C-BM-MO"].loc == "border"
+
+
+# ---------------------------------------------------------------- A8.1
+def test_a8_1_a_newly_reduced_unit_checks_morale_and_routs():
+    # Confederates fire first and miss (6, 6); the Union hits (1); the morale die 5 > 4: rout.
+    g = game(turn=8, phase="battle_choice", dice=[6, 6, 1, 5], options=["A8.1"],
+             units={"union": {"corinth": ["VI"]}, "confederate": {"corinth": ["VI", "MI"]}})
+    g.apply({"type": "fight", "box": "corinth"})
+    cvi, cmi = uid(g, "corinth", "VI", "confederate"), uid(g, "corinth", "MI", "confederate")
+    uvi = uid(g, "corinth", "VI", "union")
+    g.apply({"type": "target", "unit": cvi, "target": uvi})
+    g.apply({"type": "target", "unit": cmi, "target": uvi})
+    assert g.battle["firing"] == "union"
+    g.apply({"type": "target", "unit": uvi, "target": cvi})
+    morale = next(e for e in g.events if e["type"] == "roll" and e["purpose"] == "morale")
+    assert morale["unit"] == cvi and morale["morale"] == 4
+    assert cvi in g.battle["routed"]["confederate"] and cvi not in g.battle["units"]["confederate"]
+    assert unit(g, cvi).loc == "corinth" and unit(g, cvi).red
+
+
+def test_a8_1_entrenched_units_hold_better():
+    g = game(turn=8, phase="battle_choice", dice=[6, 1, 5], options=["A8.1"],
+             units={"union": {"corinth": ["VI"]}, "confederate": {"corinth": ["VI*"]}})
+    g.apply({"type": "fight", "box": "corinth"})
+    cvi, uvi = uid(g, "corinth", "VI", "confederate"), uid(g, "corinth", "VI", "union")
+    g.apply({"type": "target", "unit": cvi, "target": uvi})
+    g.apply({"type": "target", "unit": uvi, "target": cvi})     # 1: hits even at -1
+    assert cvi in g.battle["units"]["confederate"]              # 5 - 1 = 4: holds
+
+
+def test_a8_12_desertion_after_battle():
+    # The Confederate MI is hit (reduced) and the Union wins when it retreats; the
+    # reduced loser then rolls desertion: 6 + 1 (lost) - 1 (not routed) = 6 > 3.
+    g = game(turn=8, phase="battle_choice", dice=[6, 1, 1, 6], options=["A8.1"],
+             units={"union": {"corinth": ["VI"]}, "confederate": {"corinth": ["MI"]}})
+    g.apply({"type": "fight", "box": "corinth"})
+    cmi, uvi = uid(g, "corinth", "MI", "confederate"), uid(g, "corinth", "VI", "union")
+    g.apply({"type": "target", "unit": cmi, "target": uvi})     # 6 miss
+    g.apply({"type": "target", "unit": uvi, "target": cmi})     # 1 hit; morale 1: holds
+    g.apply({"type": "retreat", "to": "okolona"})
+    assert unit(g, cmi).loc == "pool"
+    desertion = [e for e in g.events if e["type"] == "roll" and e["purpose"] == "desertion"]
+    assert desertion and desertion[0]["modifier"] == 0

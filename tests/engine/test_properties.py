@@ -36,6 +36,8 @@ def check_invariants(g) -> None:
         assert g.units_on_map(side) == sum(on_map.values())
         fresh = sum(box.shields.get(side, 0) for b, box in g.map.boxes.items()
                     if g.controller(b) == side)
+        if side == "union":
+            fresh -= g.washington_loss                     # A6.0
         assert g.army_maximum(side) == fresh
     for box in g.cav_only:
         owner = g.control[box]
