@@ -161,7 +161,7 @@ class AdvancedRules:
         b = self.battle
         for uid in b.get("fresh", []):
             u = self.units[uid]
-            if uid not in b["units"][side]:
+            if uid not in b["units"][side] or u.type == "CD":
                 continue                                        # eliminated meanwhile
             shelter = 1 if (u.ent or self.map.boxes[u.loc].fort) else 0
             value = self._roll("morale", side=side, unit=uid, morale=self.morale_value(u),
@@ -207,7 +207,7 @@ class AdvancedRules:
         b = self.battle
         for uid in sorted(set(b["participants"])):
             u = self.units[uid]
-            if u.loc in OFF_MAP or not u.red:
+            if u.loc in OFF_MAP or not u.red or u.type == "CD":
                 continue
             mod = (1 if u.side != b["winner"] else 0) - (0 if uid in b.get("ever_routed", []) else 1)
             value = self._roll("desertion", side=u.side, unit=uid, morale=self.morale_value(u),

@@ -25,9 +25,21 @@ class CombatRules:
         for box in self.occupied_boxes():
             uids = at[box]
             first = units[uids[0]].side
-            if any(units[u].side != first for u in uids):
+            if any(units[u].side != first for u in uids) or self._garrison_for(box, uids):
                 out.append(box)
         return out
+
+    def _garrison_for(self, box: str, uids: list[str]) -> str | None:
+        """A5.0: a Confederate port Recruitment City fights a naval invasion with its
+        coastal defence garrison, even when no Confederate unit is there."""
+        if "A5.0" not in self.options or self.controller(box) != "confederate":
+            return None
+        gid = f"C-CD-{box}"
+        if gid not in self.units or self.units[gid].fought:
+            return None
+        invaded = any(self.units[u].side == "union" and self.units[u].frm == "sea"
+                      and self.units[u].river for u in uids)
+        return gid if invaded else None
 
     def _battle_choice_legal(self) -> list[dict[str, Any]]:
         return [{"type": "fight", "box": b} for b in self._battle_boxes()]
@@ -36,6 +48,9 @@ class CombatRules:
         att_side, def_side = self.side, other(self.side)
         att = [u for u in self.at[box] if self.units[u].side == att_side]
         dfn = [u for u in self.at[box] if self.units[u].side == def_side]
+        garrison = self._garrison_for(box, self.at[box]) if att_side == "union" else None
+        if garrison:
+            dfn.append(garrison)                                          # A5.0
         entered = sorted({self.units[u].frm for u in att if self.units[u].frm not in (None, "sea")})
         invasion = any(self.units[u].frm == "sea" and self.units[u].river for u in att)
         self.battle = {
@@ -45,6 +60,8 @@ class CombatRules:
             "reinforced": [], "targets": [], "participants": sorted(att + dfn),
             "invasion": invasion,
         }
+        if garrison:
+            self.units[garrison].red = False        # it stays "coast": never on the map
         self.phase = "battle"
         self._note("battle", box=box, attacker=att_side, round=1)
         all_cav = all(self.units[u].is_cav for u in dfn)
@@ -66,8 +83,10 @@ class CombatRules:
                     + [{"type": "stand"}])
         if step == "prepare":
             acts: list[dict[str, Any]] = []
-            if not self.battle["reinforced"]:
-                acts += [{"type": "retreat", "to": b} for b in self._retreat_boxes(self.battle["firing"])]
+            firing = self.battle["firing"]
+            movable = any(self.units[u].type != "CD" for u in self.battle["units"][firing])
+            if not self.battle["reinforced"] and movable:
+                acts += [{"type": "retreat", "to": b} for b in self._retreat_boxes(firing)]
             acts += [{"type": "reinforce", "unit": u} for u in self._reinforcements(self.battle["firing"])]
             acts.append({"type": "open_fire"})
             return acts
@@ -188,6 +207,9 @@ class CombatRules:
 
     def _battle_promotable(self) -> list[str]:
         b = self.battle
+        beaten = [u for u in b["participants"] if self.units[u].side != b["winner"]]
+        if beaten and all(self.units[u].type == "CD" for u in beaten):
+            return []                      # A5.0: no promotion for beating a garrison alone
         return [u for u in b["units"][b["winner"]] if self._promotable(self.units[u], in_battle=True)]
 
     # ------------------------------------------------------------------ execute
@@ -213,11 +235,15 @@ class CombatRules:
             self._note("routed_retreat", side=side, box=b["box"], to=to)
             self._after_battle_won()
             return
-        for uid in list(b["units"][side]) + routed:
+        movers = [u for u in b["units"][side] if self.units[u].type != "CD"]
+        for uid in movers + routed:
             self.units[uid].ent = False
             self._place(uid, to)
-        b["units"][side] = []
+        b["units"][side] = [u for u in b["units"][side] if u not in movers]
         self._note("retreated", side=side, box=b["box"], to=to)
+        if b["units"][side]:
+            b["step"] = "target"          # A5.0: the garrison never retreats; it fights on
+            return
         self._battle_won(other(side))
 
     def _do_reinforce(self, unit: str) -> None:
@@ -245,7 +271,9 @@ class CombatRules:
         b = self.battle
         s, t = self.units[shooter], self.units[target]
         value = unit_type(s.type)["combat"] + unit_type(t.type)["defense"]
-        if t.ent:
+        if s.type == "CD":
+            value = self.map.boxes[b["box"]].shields["confederate"]      # A5.0
+        if t.ent or t.type == "CD":                                    # garrisons: always dug in
             value -= 1
         if b["firing"] == b["defender"] and b["round"] <= 2 and t.river:
             value += 1
@@ -284,6 +312,10 @@ class CombatRules:
             return
         b = self.battle
         b["units"][u.side].remove(uid)
+        if u.type == "CD":
+            u.red = False                                   # A5.0: the garrison is destroyed
+            self._note("garrison_destroyed", box=b["box"])
+            return
         if u.side == "confederate" and u.type[0] in "VC":
             self.csa_losses += 1                                   # counted for 6.2
         self._eliminate(uid)
@@ -338,7 +370,11 @@ class CombatRules:
 
     def _finish_battle(self, winner: str | None) -> None:
         for uid in self.battle["participants"]:
-            self.units[uid].fought = True
+            u = self.units[uid]
+            if u.type == "CD":
+                u.red, u.fought = False, True       # A5.0: one battle a turn
+                continue
+            u.fought = True
         self.battle = None
         self.phase = "battle_choice"
 

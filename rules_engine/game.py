@@ -58,6 +58,12 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules):
         self._undo_floor = 0
         # --- the state proper (serialised by state()) ---
         self.units: dict[str, Unit] = make_counter_mix(self.options)
+        self._garrisons = []
+        if "A5.0" in self.options:
+            for b, box in self.map.boxes.items():
+                if box.port and box.shields.get("confederate"):
+                    self.units[f"C-CD-{b}"] = Unit(f"C-CD-{b}", "confederate", "CD", "coast")
+                    self._garrisons.append(f"C-CD-{b}")
         self.at: dict[str, list[str]] = {b: [] for b in self.map.boxes}
         self._ports = [b for b, box in self.map.boxes.items() if box.port]
         self._cities = frozenset(b for b, box in self.map.boxes.items() if box.recruitment_city)

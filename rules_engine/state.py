@@ -9,8 +9,8 @@ from typing import Any
 from .data import SIDES, pieces, unit_type
 
 # Where a unit can be when not on the map.
-POOL, STOCK, DRAFT, BORDER = "pool", "stock", "draft", "border"
-OFF_MAP = (POOL, STOCK, DRAFT, BORDER)
+POOL, STOCK, DRAFT, BORDER, COAST = "pool", "stock", "draft", "border", "coast"
+OFF_MAP = (POOL, STOCK, DRAFT, BORDER, COAST)
 
 
 class Unit:

@@ -96,6 +96,8 @@ class TurnRules:
                 u.clear_turn_flags()
                 if fort:
                     u.ent = True                                     # 4.3 permanent entrenchment
+        for gid in self._garrisons:
+            units[gid].fought = False                                # A5.0 garrisons
         self._note("player_turn", turn=self.turn, date=calendar.label(self.turn), side=side)
         self._start_turn_steps()
 

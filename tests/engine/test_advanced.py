@@ -175,3 +175,39 @@ def test_a8_12_desertion_after_battle():
     assert unit(g, cmi).loc == "pool"
     desertion = [e for e in g.events if e["type"] == "roll" and e["purpose"] == "desertion"]
     assert desertion and desertion[0]["modifier"] == 0
+
+
+# ---------------------------------------------------------------- A5.0
+def test_a5_0_coastal_defense_garrison_fights_an_invasion():
+    # 6 for marches (invasion); the garrison (Charleston, red 2) fires first: 6 misses;
+    # the Union VI hits it twice (1, 1), each time needing 3 - 1 = 2.
+    g = game(phase="marches_roll", dice=[6, 6, 1, 6, 1], options=["A5.0"],
+             units={"union": {"washington": ["VI"]}})
+    vi = uid(g, "washington", "VI")
+    g.apply({"type": "roll_marches"})
+    g.apply({"type": "invade", "unit": vi, "to": "charleston_sc"})
+    g.apply({"type": "end_movement"})
+    g.apply({"type": "fight", "box": "charleston_sc"})
+    garrison = "C-CD-charleston_sc"
+    assert g.battle["units"]["confederate"] == [garrison]
+    assert g.shot_value(garrison, vi) == 3          # value 2, +1 against an invasion (5.34)
+    assert g.shot_value(vi, garrison) == 2          # permanently entrenched (-1)
+    g.apply({"type": "target", "unit": garrison, "target": vi})
+    g.apply({"type": "target", "unit": vi, "target": garrison})
+    assert unit(g, garrison).red                    # one hit of two
+    assert not any(a["type"] == "retreat" for a in g.legal_actions())   # a garrison never retreats
+    g.apply({"type": "open_fire"})
+    g.apply({"type": "target", "unit": garrison, "target": vi})   # round 2: 6 misses
+    g.apply({"type": "open_fire"})
+    g.apply({"type": "target", "unit": vi, "target": garrison})
+    assert g.battle is None and g.phase != "battle"
+    assert not any(e["type"] == "promoted" for e in g.events)   # no promotion for a garrison alone
+    assert g.controller("charleston_sc") == "union"
+
+
+def test_a5_0_no_garrison_without_the_rule_or_against_land_attacks():
+    g = game(phase="marches_roll", dice=[6], units={"union": {"washington": ["VI"]}})
+    g.apply({"type": "roll_marches"})
+    g.apply({"type": "invade", "unit": uid(g, "washington", "VI"), "to": "charleston_sc"})
+    g.apply({"type": "end_movement"})
+    assert g.controller("charleston_sc") == "union"           # empty port: freely occupied
