@@ -13,7 +13,7 @@ from typing import Any
 
 from . import calendar
 from .data import _yaml, other, unit_type
-from .state import OFF_MAP
+from .state import COAST, OFF_MAP, Unit
 
 CAPITAL = "washington"
 
@@ -30,6 +30,17 @@ def command_value(year: int, die: int, side: str) -> int:
 
 
 class AdvancedRules:
+    def _make_garrisons(self) -> list[str]:
+        """A5.0: one coastal defence garrison per port with a red shield, off the map."""
+        if "A5.0" not in self.options:
+            return []
+        out = []
+        for b, box in self.map.boxes.items():
+            if box.port and box.shields.get("confederate"):
+                self.units[f"C-CD-{b}"] = Unit(f"C-CD-{b}", "confederate", "CD", COAST)
+                out.append(f"C-CD-{b}")
+        return out
+
     # ------------------------------------------------------------------ turn start
     def _start_turn_steps(self) -> None:
         """What happens at the start of a Player Turn before movement."""

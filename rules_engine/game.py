@@ -57,25 +57,13 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules):
         self._legal: list[dict] | None = None
         self._undo_floor = 0
         # --- the state proper (serialised by state()) ---
+        self._index_map()
         self.units: dict[str, Unit] = make_counter_mix(self.options)
-        self._garrisons = []
-        if "A5.0" in self.options:
-            for b, box in self.map.boxes.items():
-                if box.port and box.shields.get("confederate"):
-                    self.units[f"C-CD-{b}"] = Unit(f"C-CD-{b}", "confederate", "CD", "coast")
-                    self._garrisons.append(f"C-CD-{b}")
+        self._garrisons = self._make_garrisons()           # A5.0
         self.at: dict[str, list[str]] = {b: [] for b in self.map.boxes}
-        self._ports = [b for b, box in self.map.boxes.items() if box.port]
-        self._cities = frozenset(b for b, box in self.map.boxes.items() if box.recruitment_city)
-        self._default_owner = {b: (None if box.color == "neutral" else box.color)
-                               for b, box in self.map.boxes.items()}
-        self._kentucky = frozenset(b for b, box in self.map.boxes.items() if box.color == "neutral")
-        self._a_kentucky_box = min(self._kentucky)
         self._on_map = {s: 0 for s in SIDES}
         self._occupied: set[str] = set()       # boxes holding any unit
-        self._amax: dict[str, int] = {}
-        self._shields = {s: [(b, box.shields[s]) for b, box in self.map.boxes.items() if box.shields.get(s)]
-                         for s in SIDES}
+        self._amax: dict[str, int] = {}        # Army Maximum cache, cleared on control changes
         self._by_type: dict[tuple[str, str], list[str]] = {}
         for uid in sorted(self.units):
             u = self.units[uid]
@@ -100,6 +88,18 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules):
         self.border_raised: list[str] = []    # A8.3: border states whose militia came
         self.result: dict[str, str] | None = None
         self.rolls = 0
+
+    def _index_map(self) -> None:
+        """Facts about the map the rules ask for again and again, computed once."""
+        boxes = self.map.boxes
+        self._ports = [b for b, box in boxes.items() if box.port]
+        self._cities = frozenset(b for b, box in boxes.items() if box.recruitment_city)
+        self._default_owner = {b: (None if box.color == "neutral" else box.color)
+                               for b, box in boxes.items()}
+        self._kentucky = frozenset(b for b, box in boxes.items() if box.color == "neutral")
+        self._a_kentucky_box = min(self._kentucky)
+        self._shields = {s: [(b, box.shields[s]) for b, box in boxes.items() if box.shields.get(s)]
+                         for s in SIDES}
 
     # ------------------------------------------------------------------ public API
     @property
