@@ -13,7 +13,7 @@ from typing import Any
 
 from . import calendar
 from .data import _yaml, other, unit_type
-from .state import COAST, OFF_MAP, Unit
+from .state import ABROAD, COAST, OFF_MAP, Unit
 
 CAPITAL = "washington"
 
@@ -56,6 +56,8 @@ class AdvancedRules:
         self.supply_boxes = []
         if "A8.3" in self.options and self.side == "confederate":
             self._border_state_support()
+        if "A8.4" in self.options and self.side == "confederate":
+            self._foreign_intervention_check()
         if self.turn == self.first_turn:
             self.marches, self.invasion = 2, False                   # 4.1, 11.2
             self.phase = "movement"
@@ -226,6 +228,53 @@ class AdvancedRules:
             if value + mod > self.morale_value(u):
                 self._note("deserted", unit=uid)
                 self._eliminate(uid)
+
+    # ------------------------------------------------------------------ A8.4 intervention
+    def _make_foreign_units(self) -> None:
+        if "A8.4" in self.options:
+            for uid, type_ in tables()["foreign_units"].items():
+                self.units[uid] = Unit(uid, "confederate", type_, ABROAD)   # until intervention
+
+    def _foreign_intervention_check(self) -> None:
+        """A8.4: all three conditions at the start of a Confederate Player Turn."""
+        if self.intervention:
+            return
+        us, cs = self.army_maximum("union"), self.army_maximum("confederate")
+        held = [b for b, v in self._shields["union"] if v >= 2 and self.controller(b) == "confederate"]
+        lost = [b for b, v in self._shields["confederate"] if v >= 2 and self.controller(b) == "union"]
+        if us - cs > 3 or self.controller(CAPITAL) != "confederate" or not held:
+            return
+        if lost and len(held) < len(lost) + 1:        # ruling R37: "another" city each
+            return
+        self.intervention = True
+        for uid in tables()["foreign_units"]:
+            self._place(uid, "europe")
+        self._note("foreign_intervention")
+
+    def _foreign_sea_actions(self) -> list[dict[str, Any]]:
+        """A8.4: Confederate naval movement (no invasions, jumps or Potomac), including
+        bringing the foreign units over from Europe; one March each."""
+        ports = [p for p in self._ports if self.controller(p) == "confederate"]
+        acts = []
+        for uid in tables()["foreign_units"]:
+            if self.units[uid].loc == "europe":
+                acts += [{"type": "sea_move", "unit": uid, "to": p} for p in ports]
+        for port in ports:
+            for uid in self.at[port]:
+                u = self.units[uid]
+                if u.side == "confederate" and not u.moved and not u.m:
+                    acts += [{"type": "sea_move", "unit": uid, "to": p} for p in ports if p != port]
+        return acts
+
+    def _foreign_replacement(self, die: int) -> None:
+        """A8.4: a recruitment roll of 5 or 6 sends one lost foreign unit back to Europe."""
+        if die < 5:
+            return
+        for uid in tables()["foreign_units"]:
+            if self.units[uid].loc == "foreign_lost":
+                self._place(uid, "europe")
+                self._note("foreign_replaced", unit=uid)
+                return
 
     # ------------------------------------------------------------------ A8.3 border states
     def _border_state_support(self) -> None:

@@ -324,7 +324,11 @@ class CombatRules:
         """5.1: Militia go to the Recruitment Pool, Veteran and Crack to stock."""
         u = self.units[uid]
         u.red = u.ent = False
-        self._place(uid, "pool" if unit_type(u.type)["quality"] == "militia" else "stock")
+        if u.foreign:
+            where = "foreign_lost"                                    # A8.4
+        else:
+            where = "pool" if unit_type(u.type)["quality"] == "militia" else "stock"
+        self._place(uid, where)
         u.clear_turn_flags()
         self._note("eliminated", unit=uid)
 

@@ -60,6 +60,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules):
         self._index_map()
         self.units: dict[str, Unit] = make_counter_mix(self.options)
         self._garrisons = self._make_garrisons()           # A5.0
+        self._make_foreign_units()                         # A8.4
         self.at: dict[str, list[str]] = {b: [] for b in self.map.boxes}
         self._on_map = {s: 0 for s in SIDES}
         self._occupied: set[str] = set()       # boxes holding any unit
@@ -86,6 +87,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules):
         self.supply_boxes: list[str] = []     # A2.0: boxes still to lose a piece
         self.washington_loss = 0              # A6.0: taken off the Union Army Maximum for good
         self.border_raised: list[str] = []    # A8.3: border states whose militia came
+        self.intervention = False             # A8.4: foreign intervention has come
         self.result: dict[str, str] | None = None
         self.rolls = 0
 
@@ -165,6 +167,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules):
         self._amax.clear()
 
     def units_on_map(self, side: str) -> int:
+        """Units in play that count against the Army Maximum (7.1; not A8.4 foreign units)."""
         return self._on_map[side]
 
     def state(self) -> dict[str, Any]:
@@ -191,6 +194,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules):
             "supply_boxes": list(self.supply_boxes),
             "washington_loss": self.washington_loss,
             "border_raised": list(self.border_raised),
+            "intervention": self.intervention,
             "army_max": {s: self.army_maximum(s) for s in SIDES},
             "on_map": {s: self.units_on_map(s) for s in SIDES},
             "result": copy.deepcopy(self.result),
@@ -241,14 +245,15 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules):
         """Move a piece anywhere (box, pool, stock, draft), keeping the box index."""
         u = self.units[uid]
         old = u.loc
+        counted = not u.foreign                 # A8.4: foreign units never count (7.1)
         if old in self.at:
             self.at[old].remove(uid)
-            self._on_map[u.side] -= 1
+            self._on_map[u.side] -= counted
             if not self.at[old]:
                 self._occupied.discard(old)
         u.loc = loc
         if loc in self.at:
-            self._on_map[u.side] += 1
+            self._on_map[u.side] += counted
             bisect.insort(self.at[loc], uid)
             self._occupied.add(loc)
         if old in self.at:

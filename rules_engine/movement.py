@@ -178,7 +178,7 @@ class MovementRules:
     def _sea_actions(self) -> list[dict[str, Any]]:
         """4.6 Sea Movement and 4.7 Naval Invasions: one March per unit."""
         if self.side != "union":
-            return []
+            return self._foreign_sea_actions() if self.intervention else []
         acts: list[dict[str, Any]] = []
         ports = self._ports
         sea_allowed = not ("4.11" in self.options and self.turn == FIRST_1861_TURN)
@@ -321,8 +321,11 @@ class MovementRules:
 
     def _why_sea(self, unit: Any, to: Any, invasion: bool) -> str | None:
         rule = "4.7" if invasion else "4.6"
-        if self.side != "union":
-            return f"Only the Union moves by sea ({rule})."
+        if self.side != "union" and not (self.intervention and not invasion):
+            return f"Only the Union moves by sea ({rule}), until foreign intervention (A8.4)."
+        if self.side == "confederate":
+            return ("Confederate naval movement goes from a Confederate port, or from Europe, "
+                    "to another Confederate-controlled port (A8.4).")
         u, err = self._unit_check(unit)
         if err:
             return err

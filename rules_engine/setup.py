@@ -111,6 +111,11 @@ def place_position(g, pos: dict[str, Any]) -> None:
     g.phase = pos.get("phase", "movement")
     g.washington_loss = int(pos.get("washington_loss", 0))
     g.border_raised = list(pos.get("border_raised", []))
+    if pos.get("intervention"):
+        g.intervention = True
+        for uid in g.units:
+            if g.units[uid].foreign and g.units[uid].loc == "abroad":
+                g._place(uid, "europe")
     if g.phase not in ("marches_roll", "movement", "battle_choice", "promotion", "recruit_roll"):
         raise ValueError(f"a position cannot start in phase {g.phase!r}")
     g.marches = int(pos.get("marches", 2 if g.phase == "movement" else 0))
@@ -159,3 +164,4 @@ def _load_state(g, st: dict[str, Any]) -> None:
     g.supply_boxes = list(st.get("supply_boxes", []))
     g.washington_loss = st.get("washington_loss", 0)
     g.border_raised = list(st.get("border_raised", []))
+    g.intervention = bool(st.get("intervention", False))

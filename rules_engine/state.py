@@ -10,7 +10,8 @@ from .data import SIDES, pieces, unit_type
 
 # Where a unit can be when not on the map.
 POOL, STOCK, DRAFT, BORDER, COAST = "pool", "stock", "draft", "border", "coast"
-OFF_MAP = (POOL, STOCK, DRAFT, BORDER, COAST)
+ABROAD, EUROPE, FOREIGN_LOST = "abroad", "europe", "foreign_lost"     # A8.4 pieces
+OFF_MAP = (POOL, STOCK, DRAFT, BORDER, COAST, ABROAD, EUROPE, FOREIGN_LOST)
 
 
 class Unit:
@@ -49,6 +50,11 @@ class Unit:
     @property
     def is_cav(self) -> bool:
         return self.type[1] == "C"
+
+    @property
+    def foreign(self) -> bool:
+        """An A8.4 Foreign Intervention piece."""
+        return self.id.startswith("C-FI-")
 
     def to_dict(self) -> dict[str, Any]:
         d = {"id": self.id, "side": self.side, "type": self.type, "loc": self.loc}

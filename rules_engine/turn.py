@@ -239,7 +239,7 @@ class TurnRules:
     def _promotable(self, u, in_battle: bool) -> bool:
         """6.0: one step up, same kind, a piece of that type in stock, once a turn."""
         nxt = pieces()["promotes_to"].get(u.type)
-        if nxt is None or u.prom:
+        if nxt is None or u.prom or u.foreign:                       # A8.4: never promoted
             return False
         if "6.1" in self.options and nxt[0] == "C" and not in_battle:
             return False                                             # 6.1
@@ -296,6 +296,8 @@ class TurnRules:
     # ------------------------------------------------------------------ recruitment
     def _do_roll_recruits(self) -> None:
         value = self._roll("recruits")
+        if self.intervention and self.side == "confederate":
+            self._foreign_replacement(value)                             # A8.4
         points = 2 if value == 1 else value                              # 7.0
         if "7.5" in self.options:
             points = max(points, 3) if self.side == "union" else min(points, 4)

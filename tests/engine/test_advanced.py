@@ -211,3 +211,48 @@ def test_a5_0_no_garrison_without_the_rule_or_against_land_attacks():
     g.apply({"type": "invade", "unit": uid(g, "washington", "VI"), "to": "charleston_sc"})
     g.apply({"type": "end_movement"})
     assert g.controller("charleston_sc") == "union"           # empty port: freely occupied
+
+
+# ---------------------------------------------------------------- A8.4
+INTERVENTION = {"confederate": {"washington": ["VI"], "philadelphia": ["MI"], "mobile": ["MI"]},
+                "union": {"new_york": ["MI"]}}
+
+
+def test_a8_4_intervention_needs_all_three_conditions():
+    g = game(side="union", phase="recruit_roll", dice=[2, 2], options=["A8.4"], units=INTERVENTION,
+             control={"confederate": ["washington", "philadelphia"]})
+    g.apply({"type": "roll_recruits"})
+    while g.side == "union":
+        g.apply(g.legal_actions()[-1])
+    # Union 34 - 1 - 4 = 29 vs Confederate 29; Washington and Philadelphia (4) held
+    assert g.intervention
+    assert {g.units[u].loc for u in ("C-FI-1", "C-FI-2", "C-FI-3", "C-FI-4")} == {"europe"}
+    plain = game(side="union", phase="recruit_roll", dice=[2, 2], options=["A8.4"],
+                 units={"confederate": {"washington": ["VI"]}, "union": {"new_york": ["MI"]}},
+                 control={"confederate": ["washington"]})
+    plain.apply({"type": "roll_recruits"})
+    while plain.side == "union":
+        plain.apply(plain.legal_actions()[-1])
+    assert not plain.intervention                  # no Union city of value 2+ is held
+
+
+def test_a8_4_foreign_units_sail_from_europe_and_do_not_count():
+    g = game(side="confederate", options=["A8.4"], intervention=True, marches=2,
+             units={"confederate": {"mobile": ["MI"]}})
+    moves = [a for a in g.legal_actions() if a["type"] == "sea_move" and a["unit"] == "C-FI-1"]
+    assert {"type": "sea_move", "unit": "C-FI-1", "to": "mobile"} in moves
+    before = g.units_on_map("confederate")
+    g.apply({"type": "sea_move", "unit": "C-FI-1", "to": "mobile"})
+    assert g.units["C-FI-1"].loc == "mobile" and g.units_on_map("confederate") == before
+    assert not g._promotable(g.units["C-FI-1"], in_battle=True)
+    # Confederate units may now sail between Confederate ports too (no invasions)
+    assert {"type": "sea_move", "unit": uid(g, "mobile", "MI"), "to": "charleston_sc"} in g.legal_actions()
+    assert not any(a["type"] == "invade" for a in g.legal_actions())
+
+
+def test_a8_4_a_lost_foreign_unit_returns_on_a_5_or_6():
+    g = game(side="confederate", phase="recruit_roll", dice=[5], options=["A8.4"], intervention=True,
+             units={"confederate": {"mobile": ["MI"]}})
+    g._place("C-FI-3", "foreign_lost")
+    g.apply({"type": "roll_recruits"})
+    assert g.units["C-FI-3"].loc == "europe"

@@ -30,7 +30,8 @@ def check_invariants(g) -> None:
         if u.type != "CD":                 # A5.0 garrisons are reduced inside battles
             assert not (u.loc in OFF_MAP and (u.red or u.ent)), f"{uid} off the map with status"
     for side in SIDES:
-        on_map = Counter(u.type for u in g.units.values() if u.side == side and u.loc in g.at)
+        on_map = Counter(u.type for u in g.units.values()
+                         if u.side == side and u.loc in g.at and not u.foreign)
         for code, count in on_map.items():
             extra = 3 if (side, code) == ("confederate", "MI") and "A8.3" in g.options else 0
             assert count <= pieces()["inventory"][side][code] + extra
