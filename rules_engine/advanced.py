@@ -58,6 +58,12 @@ class AdvancedRules:
             self._border_state_support()
         if "A8.4" in self.options and self.side == "confederate":
             self._foreign_intervention_check()
+        if self.leaders and self._leader_placements("marches"):
+            self.leader_resume, self.phase = "marches", "leaders"          # A8.2 arrivals
+            return
+        self._start_marches()
+
+    def _start_marches(self) -> None:
         if self.turn == self.first_turn:
             self.marches, self.invasion = 2, False                   # 4.1, 11.2
             self.phase = "movement"
@@ -149,7 +155,8 @@ class AdvancedRules:
         for side in (b["defender"], b["attacker"]):
             value = self._roll("leadership", side=side, day=b["day"])
             carried = -(-previous.get(side, 0) // 2)                 # half, rounded up
-            lead[side] = min(command_value(year, value, side) + carried,
+            leaders = self._leader_total(b["box"], side)              # 8.2.2
+            lead[side] = min(command_value(year, value, side) + carried + leaders,
                              tables()["max_firing_units"])           # the track ends at 8
         b["leadership"] = lead
         self._note("battle_day", box=b["box"], day=b["day"], leadership=dict(lead))
@@ -223,6 +230,7 @@ class AdvancedRules:
             if u.loc in OFF_MAP or not u.red or u.type == "CD":
                 continue
             mod = (1 if u.side != b["winner"] else 0) - (0 if uid in b.get("ever_routed", []) else 1)
+            mod -= sum(self.leader_value(lid) for lid in b.get("leaders", {}).get(u.side, []))  # 8.2.3
             value = self._roll("desertion", side=u.side, unit=uid, morale=self.morale_value(u),
                                modifier=mod)
             if value + mod > self.morale_value(u):

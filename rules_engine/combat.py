@@ -59,6 +59,7 @@ class CombatRules:
             "units": {att_side: att, def_side: dfn}, "entered_from": entered,
             "reinforced": [], "targets": [], "participants": sorted(att + dfn),
             "invasion": invasion,
+            "leaders": {s: self._leaders_in(box, s) for s in (att_side, def_side)},
         }
         if garrison:
             self.units[garrison].red = False        # it stays "coast": never on the map
@@ -69,6 +70,7 @@ class CombatRules:
             self.battle["step"] = "withdraw"                              # 5.6
         else:
             self._first_round_begins()
+            self._to_target_step()
 
     def _first_round_begins(self) -> None:
         if "A7.0" in self.options:
@@ -88,10 +90,15 @@ class CombatRules:
             if not self.battle["reinforced"] and movable:
                 acts += [{"type": "retreat", "to": b} for b in self._retreat_boxes(firing)]
             acts += [{"type": "reinforce", "unit": u} for u in self._reinforcements(self.battle["firing"])]
+            if "A8.2" in self.options:
+                acts += [{"type": "reinforce_leader", "leader": lid}
+                         for lid in self._leader_reinforcements(self.battle["firing"])]
             acts.append({"type": "open_fire"})
             return acts
         if step == "target":
             return self._target_legal()
+        if step == "bonus":
+            return self._bonus_legal()
         if step == "promote":
             return ([{"type": "promote", "unit": u} for u in self._battle_promotable()]
                     + [{"type": "no_promotion"}])
@@ -218,12 +225,13 @@ class CombatRules:
         for uid in list(b["units"][b["defender"]]):
             self.units[uid].ent = False
             self._place(uid, to)
+        self._leaders_follow(b["box"], to, b["defender"])
         self._note("withdrew", box=b["box"], to=to)
         self._finish_battle(winner=None)
 
     def _do_stand(self) -> None:
-        self.battle["step"] = "target"
         self._first_round_begins()
+        self._to_target_step()
 
     def _do_retreat(self, to: str) -> None:
         b = self.battle
@@ -240,6 +248,7 @@ class CombatRules:
             self.units[uid].ent = False
             self._place(uid, to)
         b["units"][side] = [u for u in b["units"][side] if u not in movers]
+        self._leaders_follow(b["box"], to, side)
         self._note("retreated", side=side, box=b["box"], to=to)
         if b["units"][side]:
             b["step"] = "target"          # A5.0: the garrison never retreats; it fights on
@@ -258,7 +267,13 @@ class CombatRules:
         b["participants"].append(unit)
 
     def _do_open_fire(self) -> None:
-        self.battle["step"] = "target"
+        self._to_target_step()
+
+    def _to_target_step(self) -> None:
+        """Targets next, after the leaders' pluses are announced (8.2.2)."""
+        b = self.battle
+        b.pop("bonus", None)
+        b["step"] = "bonus" if self._bonus_step_needed() else "target"
 
     def _do_target(self, unit: str, target: str) -> None:
         b = self.battle
@@ -277,6 +292,8 @@ class CombatRules:
             value -= 1
         if b["firing"] == b["defender"] and b["round"] <= 2 and t.river:
             value += 1
+        if s.side == b["firing"]:
+            value += b.get("bonus", {}).get(shooter, 0)              # A8.2 leader pluses
         return value
 
     def _fire(self) -> None:
@@ -343,7 +360,11 @@ class CombatRules:
                 b["day"] += 1                                          # A7.0: a new battle day
                 self._new_battle_day()
         b["reinforced"] = []
-        b["step"] = "target" if b["round"] == 1 else "prepare"
+        if b["round"] == 1:
+            self._to_target_step()
+        else:
+            b.pop("bonus", None)
+            b["step"] = "prepare"
         if "A8.1" in self.options and b["firing"] == b["defender"] and (b["round"] - 1) % 4 == 0:
             self._day_end_rally()
 
@@ -380,6 +401,8 @@ class CombatRules:
                 continue
             u.fought = True
         self.battle = None
+        if self.leaders:
+            self._catch_lone_leaders()
         self.phase = "battle_choice"
 
     def _do_no_promotion(self) -> None:

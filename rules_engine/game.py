@@ -16,6 +16,7 @@ from typing import Any
 from . import calendar
 from .advanced import AdvancedRules
 from .combat import CombatRules
+from .leaders import LeaderRules
 from .data import SIDES, options_table, other
 from .dice import NoDice, ScriptedDice, SeededDice, commitment
 from .errors import IllegalAction
@@ -44,7 +45,7 @@ class _ReplayDice:
         return value
 
 
-class Game(MovementRules, CombatRules, TurnRules, AdvancedRules):
+class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
     """One game of A House Divided. Create it with new_game, replay or from_position."""
 
     def __init__(self, header: dict[str, Any], dice: Any):
@@ -88,6 +89,8 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules):
         self.washington_loss = 0              # A6.0: taken off the Union Army Maximum for good
         self.border_raised: list[str] = []    # A8.3: border states whose militia came
         self.intervention = False             # A8.4: foreign intervention has come
+        self.leader_resume: str | None = None  # A8.2: where play goes on after placing leaders
+        self._init_leaders()                  # A8.2
         self.result: dict[str, str] | None = None
         self.rolls = 0
 
@@ -195,6 +198,11 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules):
             "washington_loss": self.washington_loss,
             "border_raised": list(self.border_raised),
             "intervention": self.intervention,
+            "leaders": dict(sorted(self.leaders.items())),
+            "leader_values": {lid: self.leader_value(lid) for lid in sorted(self.leaders)},
+            "leader_moves": dict(sorted(self.leader_moves.items())),
+            "sea_trips": [list(t) for t in self.sea_trips],
+            "leader_resume": self.leader_resume,
             "army_max": {s: self.army_maximum(s) for s in SIDES},
             "on_map": {s: self.units_on_map(s) for s in SIDES},
             "result": copy.deepcopy(self.result),
@@ -312,18 +320,20 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules):
 PHASE_ACTIONS = {
     "marches_roll": frozenset({"roll_marches"}),
     "movement": frozenset({"move", "entrench", "activate", "sea_move", "invade", "end_march",
-                           "end_movement", "refit"}),
+                           "end_movement", "refit", "move_leader"}),
     "battle_choice": frozenset({"fight"}),
     "promotion": frozenset({"promote", "no_promotion"}),
     "recruit_roll": frozenset({"roll_recruits"}),
     "recruitment": frozenset({"recruit", "end_recruitment", "refit"}),
     "replacement_roll": frozenset({"roll_replacements"}),
     "supply": frozenset({"supply_loss"}),
+    "leaders": frozenset({"place_leader"}),
 }
 _IN_BATTLE = frozenset({"fight", "withdraw", "retreat", "reinforce", "target"})
 BATTLE_STEPS = {
     "withdraw": _IN_BATTLE | {"stand"},
-    "prepare": _IN_BATTLE | {"open_fire"},
+    "prepare": _IN_BATTLE | {"open_fire", "reinforce_leader"},
+    "bonus": _IN_BATTLE | {"leader_bonus", "bonus_done"},
     "target": _IN_BATTLE,
     "promote": _IN_BATTLE | {"promote", "no_promotion"},
     "rally": _IN_BATTLE | {"rally", "no_rally"},

@@ -33,6 +33,8 @@ class MovementRules:
                 acts.append({"type": "activate", "box": box})
             acts.extend(self._sea_actions())
             acts.extend({"type": "refit", "unit": u} for u in self._refittable())   # 5.71
+        if self.leaders:
+            acts.extend(self._leader_moves_legal())                                 # A8.2
         acts.append({"type": "end_movement"})
         return acts
 
@@ -236,6 +238,8 @@ class MovementRules:
                 self.ky_entered = True                                    # 4.12 lifted
                 self._note("kentucky_entered", unit=unit)
         self._place(unit, path[-1])
+        if self.leaders:
+            self._catch_lone_leaders()
 
     def _do_entrench(self, unit: str) -> None:
         u = self.units[unit]
@@ -252,7 +256,10 @@ class MovementRules:
         u.m += 1
         u.moved, u.sea, u.ent, u.dig = True, True, False, False
         u.frm, u.river = "sea", invasion          # 5.34: invasions attack across a river
+        if u.loc in self.at:
+            self.sea_trips.append([u.loc, to])    # a leader there may sail along (8.2.1)
         self._place(unit, to)
+        self._catch_lone_leaders()
 
     def _do_sea_move(self, unit: str, to: str) -> None:
         self._sea_common(unit, to, invasion=False)
@@ -271,7 +278,7 @@ class MovementRules:
         if self.active is not None and not any(
                 self._can_entrench(u) or self._can_move(u) for u in self._march_units_here()):
             self.active, self.march_units = None, []
-        if self.active is None and self.marches == 0:
+        if self.active is None and self.marches == 0 and not (self.leaders and self._leader_moves_legal()):
             self._do_end_movement()
             return True
         return False

@@ -30,6 +30,7 @@ def place_scenario(g) -> None:
                 g.control[box] = side
     _occupation_control(g)
     g._control_changed()
+    g._place_scenario_leaders()                            # A8.2
     _fill_pools(g, draft_now=True)
     g._start_game_turn()
 
@@ -111,6 +112,10 @@ def place_position(g, pos: dict[str, Any]) -> None:
     g.phase = pos.get("phase", "movement")
     g.washington_loss = int(pos.get("washington_loss", 0))
     g.border_raised = list(pos.get("border_raised", []))
+    for lid, loc in pos.get("leaders", {}).items():
+        if lid not in g.leaders:
+            raise ValueError(f"no leader {lid!r} in this game (the A8.2 option places leaders)")
+        g.leaders[lid] = g.map.resolve(loc) if loc not in ("waiting", "captured") else loc
     if pos.get("intervention"):
         g.intervention = True
         for uid in g.units:
@@ -165,3 +170,7 @@ def _load_state(g, st: dict[str, Any]) -> None:
     g.washington_loss = st.get("washington_loss", 0)
     g.border_raised = list(st.get("border_raised", []))
     g.intervention = bool(st.get("intervention", False))
+    g.leaders = dict(st.get("leaders", {}))
+    g.leader_moves = dict(st.get("leader_moves", {}))
+    g.sea_trips = [list(t) for t in st.get("sea_trips", [])]
+    g.leader_resume = st.get("leader_resume")

@@ -51,6 +51,8 @@ class TurnRules:
             return [{"type": "roll_replacements"}]
         if phase == "supply":
             return self._supply_legal()
+        if phase == "leaders":
+            return self._leader_placements()
         return []
 
     def _advance(self) -> None:
@@ -63,6 +65,9 @@ class TurnRules:
                 continue
             if self.phase == "promotion" and not self._any_segment_promotable():
                 self._end_promotion_segment()
+                continue
+            if self.phase == "leaders" and not self._leader_placements():
+                self._leaders_placed()
                 continue
             if self.phase == "recruitment" and not self._can_recruit():
                 self._end_player_turn()
@@ -98,8 +103,16 @@ class TurnRules:
                     u.ent = True                                     # 4.3 permanent entrenchment
         for gid in self._garrisons:
             units[gid].fought = False                                # A5.0 garrisons
+        self.leader_moves, self.sea_trips = {}, []                   # A8.2
         self._note("player_turn", turn=self.turn, date=calendar.label(self.turn), side=side)
         self._start_turn_steps()
+
+    def _leaders_placed(self) -> None:
+        resume, self.leader_resume = self.leader_resume, None
+        if resume == "recruitment":
+            self.phase = "recruitment"
+        else:
+            self._start_marches()
 
     def _end_player_turn(self) -> None:
         self.recruit = None
@@ -303,6 +316,8 @@ class TurnRules:
             points = max(points, 3) if self.side == "union" else min(points, 4)
         self.recruit = {"points": points, "used": {}}
         self.phase = "recruitment"
+        if self.leaders and self._leader_placements("recruitment"):
+            self.leader_resume, self.phase = "recruitment", "leaders"   # 8.2.2 returns
 
     def army_limit(self, side: str) -> int:
         """Units the side may have in play: 7.1, raised by 7.4 after each draft."""

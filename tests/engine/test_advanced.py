@@ -256,3 +256,71 @@ def test_a8_4_a_lost_foreign_unit_returns_on_a_5_or_6():
     g._place("C-FI-3", "foreign_lost")
     g.apply({"type": "roll_recruits"})
     assert g.units["C-FI-3"].loc == "europe"
+
+
+# ---------------------------------------------------------------- A8.2
+def test_a8_2_scenario_leaders_and_status_change():
+    g = rules_engine.new_game("1863", options=["A8.2"], seed="x")
+    assert g.leaders["lee"] == "fredericksburg" and g.leaders["grant"] == "arkansas_post"
+    assert g.leader_value("lee") == 3                      # 04/1863, before Jackson's death
+    g.turn += 1
+    assert g.leader_value("lee") == 2                      # 05/1863 status change
+    assert rules_engine.new_game("1863", seed="x").leaders == {}
+
+
+def test_a8_2_leader_arrives_on_a_friendly_box():
+    g = game(turn=5, side="confederate", phase="recruit_roll", dice=[2], options=["A8.2"],
+             units={"union": {"washington": ["MI"], "cairo": ["MI"]}, "confederate": {"richmond": ["MI"]}})
+    g.apply({"type": "roll_recruits"})
+    while g.side == "confederate":
+        g.apply(g.legal_actions()[-1])
+    assert g.turn == 6 and g.phase == "leaders"            # Grant arrives 01/02 1862
+    boxes = {a["box"] for a in g.legal_actions()}
+    assert boxes == {"washington", "cairo"}
+    g.apply({"type": "place_leader", "leader": "grant", "box": "cairo"})
+    assert g.leaders["grant"] == "cairo" and g.phase == "marches_roll"
+
+
+def test_a8_2_leaders_move_free_twice_a_turn():
+    g = game(turn=30, marches=1, options=["A8.2"], leaders={"grant": "washington"},
+             units={"union": {"washington": ["MI"]}})
+    g.apply({"type": "move_leader", "leader": "grant", "path": ["baltimore"], "by": ["rail"]})
+    assert g.marches == 1 and g.leaders["grant"] == "baltimore"
+    g.apply({"type": "move_leader", "leader": "grant", "path": ["washington"], "by": ["rail"]})
+    assert not any(a["type"] == "move_leader" for a in g.legal_actions())
+
+
+def test_a8_2_leader_pluses_in_battle():
+    g = game(turn=18, side="confederate", phase="battle_choice", dice=[6] * 10, options=["A8.2"],
+             leaders={"lee": "manassas_junction"},
+             units={"confederate": {"manassas_junction": ["VI", "VI"]}, "union": {"manassas_junction": ["VI"]}})
+    g.apply({"type": "fight", "box": "manassas_junction"})
+    u = uid(g, "manassas_junction", "VI", "union")
+    g.apply({"type": "target", "unit": u, "target": g.battle["units"]["confederate"][0]})
+    assert g.battle["step"] == "bonus" and g.to_act == "confederate"
+    a, b = g.battle["units"]["confederate"]
+    g.apply({"type": "leader_bonus", "unit": a})
+    g.apply({"type": "leader_bonus", "unit": a})
+    g.apply({"type": "leader_bonus", "unit": b})            # Lee is 3 in 04/1863
+    assert g.shot_value(a, u) == 5 and g.shot_value(b, u) == 4
+    g.apply({"type": "bonus_done"})
+    assert g.battle["step"] == "target"
+
+
+def test_a8_2_a_lone_leader_is_caught_and_returns_at_recruitment():
+    g = game(side="confederate", turn=30, marches=1, options=["A8.2"], leaders={"grant": "harpers_ferry"},
+             units={"confederate": {"front_royal": ["VC"]}, "union": {"washington": ["MI"]}})
+    g.apply({"type": "activate", "box": "front_royal"})
+    cav = uid(g, "front_royal", "VC")
+    path = next(a for a in g.legal_actions() if a["type"] == "move" and a["path"][-1] == "harpers_ferry")
+    g.apply(path)
+    assert g.leaders["grant"] == "captured"
+
+
+def test_a8_2_captured_leader_returns_in_the_recruitment_segment():
+    g = game(turn=30, phase="recruit_roll", dice=[3], options=["A8.2"], leaders={"grant": "captured"},
+             units={"union": {"washington": ["MI"], "baltimore": ["MI"]}})
+    g.apply({"type": "roll_recruits"})
+    assert g.phase == "leaders"
+    g.apply({"type": "place_leader", "leader": "grant", "box": "baltimore"})
+    assert g.leaders["grant"] == "baltimore" and g.phase == "recruitment"

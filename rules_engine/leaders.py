@@ -1,0 +1,171 @@
+"""A8.2 Leaders: Lee, Grant and Sherman (Advanced Rules 8.2 - 8.2.3).
+
+A leader is not a military unit: it never counts for stacking, supply, army size or
+victory. It stands in a box (``self.leaders[id]``), or is "waiting" to arrive, or
+"captured" until its owner's next Recruitment Segment. Moving alone costs no March (up
+to two leader moves a turn, like cavalry, never jumping); it may also follow a unit that
+sailed from its box. In battle its value gives pluses to friendly shots each round
+(announced before firing), adds to the daily battlefield leadership (A7.0) and lowers
+desertion rolls (8.2.3)."""
+from __future__ import annotations
+
+from typing import Any
+
+from . import calendar
+from .advanced import tables
+from .data import other
+
+LEADER_MOVES = 2
+
+
+def leader_info(lid: str) -> dict:
+    return tables()["leaders"][lid]
+
+
+class LeaderRules:
+    # ------------------------------------------------------------------ setup and values
+    def _init_leaders(self) -> None:
+        self.leaders: dict[str, str] = {}
+        self.leader_moves: dict[str, int] = {}
+        self.sea_trips: list[list[str]] = []
+        if "A8.2" in self.options:
+            self.leaders = {lid: "waiting" for lid in tables()["leaders"]}
+
+    def _place_scenario_leaders(self) -> None:
+        if "A8.2" not in self.options:
+            return
+        for side in ("union", "confederate"):
+            for entry in self.scenario["leaders"].get(side, []):
+                lid = entry["name"].lower()
+                self.leaders[lid] = entry["box"]
+
+    def leader_value(self, lid: str) -> int:
+        info = leader_info(lid)
+        changed = self.turn >= calendar.turn_of(*info["change"])
+        return info["after"] if changed else info["value"]
+
+    def _leaders_in(self, box: str, side: str) -> list[str]:
+        return [lid for lid, loc in sorted(self.leaders.items())
+                if loc == box and leader_info(lid)["side"] == side]
+
+    def _leader_total(self, box: str, side: str) -> int:
+        return sum(self.leader_value(lid) for lid in self._leaders_in(box, side))
+
+    # ------------------------------------------------------------------ arrival / return
+    def _leaders_due(self, when: str) -> list[str]:
+        """Leaders of the moving side to place now: arrivals at the start of the Player
+        Turn (when="marches"), captured ones in the Recruitment Segment (8.2, 8.2.2)."""
+        due = []
+        for lid, loc in sorted(self.leaders.items()):
+            info = leader_info(lid)
+            if info["side"] != self.side:
+                continue
+            if loc == "waiting" and when == "marches" and self.turn >= calendar.turn_of(*info["arrives"]):
+                due.append(lid)
+            elif loc == "captured" and when == "recruitment":
+                due.append(lid)
+        return due
+
+    def _leader_placements(self, when: str | None = None) -> list[dict[str, Any]]:
+        due = self._leaders_due(when or self.leader_resume or "")
+        if not due:
+            return []
+        boxes = [b for b in self.occupied_boxes() if self._side_units(b, self.side)
+                 and not self._enemy_in(b, self.side)]
+        return [{"type": "place_leader", "leader": due[0], "box": b} for b in boxes]
+
+    def _do_place_leader(self, leader: str, box: str) -> None:
+        self.leaders[leader] = box
+        self._note("leader_placed", leader=leader, box=box, value=self.leader_value(leader))
+
+    # ------------------------------------------------------------------ movement
+    def _leader_moves_legal(self) -> list[dict[str, Any]]:
+        acts: list[dict[str, Any]] = []
+        for lid, loc in sorted(self.leaders.items()):
+            if leader_info(lid)["side"] != self.side or loc not in self.at:
+                continue
+            if self.leader_moves.get(lid, 0) >= LEADER_MOVES:
+                continue
+            for path, by in self._leader_paths(loc):
+                acts.append({"type": "move_leader", "leader": lid, "path": path, "by": by})
+            for origin, dest in self.sea_trips:
+                if origin == loc and not self._enemy_in(dest, self.side):
+                    acts.append({"type": "move_leader", "leader": lid, "path": [dest], "by": ["sea"]})
+        return acts
+
+    def _leader_paths(self, start: str) -> list[tuple[list[str], list[str]]]:
+        """Like a cavalry March (two boxes by road/rail, or by river), never through an
+        enemy box and into one only where friendly units stand."""
+        side = self.side
+        out = []
+        for nxt, line in self.map.neighbours(start):
+            if not self._line_usable(side, line) or not self._may_enter(side, nxt):
+                continue
+            if self._enemy_in(nxt, side):
+                if self._side_units(nxt, side):
+                    out.append(([nxt], [line.kind]))
+                continue
+            out.append(([nxt], [line.kind]))
+            for nxt2, line2 in self.map.neighbours(nxt):
+                if nxt2 == start or not self._line_usable(side, line2) or not self._may_enter(side, nxt2):
+                    continue
+                if (line.kind == "river") != (line2.kind == "river"):
+                    continue
+                if self._enemy_in(nxt2, side) and not self._side_units(nxt2, side):
+                    continue
+                out.append(([nxt, nxt2], [line.kind, line2.kind]))
+        return out
+
+    def _do_move_leader(self, leader: str, path: list[str], by: list[str]) -> None:
+        self.leader_moves[leader] = self.leader_moves.get(leader, 0) + 1
+        self.leaders[leader] = path[-1]
+
+    def _catch_lone_leaders(self) -> None:
+        """8.2.2: a leader alone with enemy pieces is not destroyed; it comes back in
+        its owner's next Recruitment Segment."""
+        for lid, loc in sorted(self.leaders.items()):
+            side = leader_info(lid)["side"]
+            if loc in self.at and self._enemy_in(loc, side) and not self._side_units(loc, side):
+                self.leaders[lid] = "captured"
+                self._note("leader_caught", leader=lid, box=loc)
+
+    # ------------------------------------------------------------------ battle
+    def _leaders_follow(self, frm: str, to: str, side: str) -> None:
+        """Leaders go with their army when it retreats or withdraws (8.2.1)."""
+        for lid in self._leaders_in(frm, side):
+            self.leaders[lid] = to
+
+    def _bonus_legal(self) -> list[dict[str, Any]]:
+        b = self.battle
+        side = b["firing"]
+        lids = self._leaders_in(b["box"], side)
+        total = sum(self.leader_value(lid) for lid in lids)
+        spread = sum(leader_info(lid)["spread"] for lid in lids)
+        given = b.get("bonus", {})
+        acts = []
+        if sum(given.values()) < total:
+            for uid in b["units"][side]:
+                if uid in given or len(given) < spread:
+                    acts.append({"type": "leader_bonus", "unit": uid})
+        return acts + [{"type": "bonus_done"}]
+
+    def _do_leader_bonus(self, unit: str) -> None:
+        bonus = self.battle.setdefault("bonus", {})
+        bonus[unit] = bonus.get(unit, 0) + 1
+
+    def _do_bonus_done(self) -> None:
+        self.battle["step"] = "target"
+
+    def _bonus_step_needed(self) -> bool:
+        b = self.battle
+        return "A8.2" in self.options and bool(self._leaders_in(b["box"], b["firing"]))
+
+    def _leader_reinforcements(self, side: str) -> list[str]:
+        b = self.battle
+        return [lid for n in self._adjacent(b["box"], side) for lid in self._leaders_in(n, side)]
+
+    def _do_reinforce_leader(self, leader: str) -> None:
+        self.leaders[leader] = self.battle["box"]
+        side = leader_info(leader)["side"]
+        self.battle["leaders"].setdefault(side, []).append(leader)
+        self._note("leader_reinforces", leader=leader, box=self.battle["box"])
