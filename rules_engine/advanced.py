@@ -168,6 +168,45 @@ class AdvancedRules:
             return count
         return min(count, b["leadership"][side], tables()["max_firing_units"])
 
+    # ------------------------------------------------------------------ A4.0 containment
+    def _containable(self, box: str) -> bool:
+        """A4.0: ports the Union took by naval invasion, plus Fort Monroe and Pensacola,
+        while the Union holds them."""
+        return ("A4.0" in self.options and self.controller(box) == "union"
+                and (box in self.invaded_ports or box in ("fort_monroe", "pensacola")))
+
+    def _do_contain(self, box: str) -> None:
+        self.contained.append(box)
+        self.contained.sort()
+        self._note("contained", box=box)
+
+    def _do_end_combat(self) -> None:
+        self._end_combat_segment()
+
+    def _breakout_legal(self) -> list[dict[str, Any]]:
+        """A4.0: contained Union units must beat the garrison before they move; the
+        battle comes in the Movement Segment and costs a March."""
+        if self.side != "union" or not self.contained or self.marches < 1:
+            return []
+        return [{"type": "breakout", "box": b} for b in self.contained
+                if any(u.m < 2 for u in self._side_units(b, "union"))]
+
+    def _do_breakout(self, box: str) -> None:
+        self.active, self.march_units = None, []
+        self.marches -= 1
+        self._do_fight(box)
+        if self.battle is not None:
+            self.battle["breakout"] = True
+
+    def _note_invaded_ports(self, captured: list[str]) -> None:
+        """Remember ports the Union captured with invading units (A4.0)."""
+        for box in captured:
+            if self.map.boxes[box].port and any(
+                    u.frm == "sea" and u.river for u in self._side_units(box, "union")):
+                if box not in self.invaded_ports:
+                    self.invaded_ports.append(box)
+                    self.invaded_ports.sort()
+
     # ------------------------------------------------------------------ A8.1 morale
     def morale_value(self, u) -> int:
         """Morale Table: Crack 5, Veteran 4, Militia 3 (2 in 1861)."""

@@ -26,7 +26,8 @@ class CombatRules:
             uids = at[box]
             first = units[uids[0]].side
             if any(units[u].side != first for u in uids) or self._garrison_for(box, uids):
-                out.append(box)
+                if box not in self.contained:
+                    out.append(box)
         return out
 
     def _garrison_for(self, box: str, uids: list[str]) -> str | None:
@@ -42,12 +43,23 @@ class CombatRules:
         return gid if invaded else None
 
     def _battle_choice_legal(self) -> list[dict[str, Any]]:
-        return [{"type": "fight", "box": b} for b in self._battle_boxes()]
+        required = self._battle_boxes()
+        acts = [{"type": "fight", "box": b} for b in required]
+        if self.side == "confederate":
+            acts += [{"type": "contain", "box": b} for b in required if self._containable(b)]
+        if not required and self.contained:                  # A4.0: attacking is a choice
+            acts += [{"type": "fight", "box": b} for b in self.contained]
+            acts.append({"type": "end_combat"})
+        return acts
 
     def _do_fight(self, box: str) -> None:
         att_side, def_side = self.side, other(self.side)
         att = [u for u in self.at[box] if self.units[u].side == att_side]
         dfn = [u for u in self.at[box] if self.units[u].side == def_side]
+        if box in self.contained:
+            self.contained.remove(box)
+            for uid in att:
+                self.units[uid].ent = False        # A4.0: the attacker leaves his works
         garrison = self._garrison_for(box, self.at[box]) if att_side == "union" else None
         if garrison:
             dfn.append(garrison)                                          # A5.0
@@ -400,10 +412,15 @@ class CombatRules:
                 u.red, u.fought = False, True       # A5.0: one battle a turn
                 continue
             u.fought = True
+        breakout = self.battle.get("breakout")
+        if breakout:                               # A4.0: the break-out used a March
+            for u in self._side_units(self.battle["box"], "union"):
+                u.m = max(u.m, 1)
+                u.fought = False
         self.battle = None
         if self.leaders:
             self._catch_lone_leaders()
-        self.phase = "battle_choice"
+        self.phase = "movement" if breakout else "battle_choice"
 
     def _do_no_promotion(self) -> None:
         if self.phase == "battle":

@@ -90,6 +90,8 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self.border_raised: list[str] = []    # A8.3: border states whose militia came
         self.intervention = False             # A8.4: foreign intervention has come
         self.leader_resume: str | None = None  # A8.2: where play goes on after placing leaders
+        self.contained: list[str] = []         # A4.0: ports where the two sides face off
+        self.invaded_ports: list[str] = []     # A4.0: ports the Union took by invasion
         self._init_leaders()                  # A8.2
         self.result: dict[str, str] | None = None
         self.rolls = 0
@@ -203,6 +205,8 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
             "leader_moves": dict(sorted(self.leader_moves.items())),
             "sea_trips": [list(t) for t in self.sea_trips],
             "leader_resume": self.leader_resume,
+            "contained": list(self.contained),
+            "invaded_ports": list(self.invaded_ports),
             "army_max": {s: self.army_maximum(s) for s in SIDES},
             "on_map": {s: self.units_on_map(s) for s in SIDES},
             "result": copy.deepcopy(self.result),
@@ -269,6 +273,8 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
 
     def _check_vacated(self, box: str, side: str) -> None:
         """8.0 exception: Cavalry alone control a box only while they occupy it."""
+        if box in self.contained and not self._has(box, side):
+            self.contained.remove(box)                 # A4.0: the face-off is over
         if box in self.cav_only and self.control.get(box) == side and not self._has(box, side):
             self.cav_only.discard(box)
             del self.control[box]
@@ -320,8 +326,8 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
 PHASE_ACTIONS = {
     "marches_roll": frozenset({"roll_marches"}),
     "movement": frozenset({"move", "entrench", "activate", "sea_move", "invade", "end_march",
-                           "end_movement", "refit", "move_leader"}),
-    "battle_choice": frozenset({"fight"}),
+                           "end_movement", "refit", "move_leader", "breakout"}),
+    "battle_choice": frozenset({"fight", "contain", "end_combat"}),
     "promotion": frozenset({"promote", "no_promotion"}),
     "recruit_roll": frozenset({"roll_recruits"}),
     "recruitment": frozenset({"recruit", "end_recruitment", "refit"}),

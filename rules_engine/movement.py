@@ -35,6 +35,8 @@ class MovementRules:
             acts.extend({"type": "refit", "unit": u} for u in self._refittable())   # 5.71
         if self.leaders:
             acts.extend(self._leader_moves_legal())                                 # A8.2
+        if self.contained:
+            acts.extend(self._breakout_legal())                                     # A4.0
         acts.append({"type": "end_movement"})
         return acts
 
@@ -47,12 +49,18 @@ class MovementRules:
         return any(units[u].side != side for u in self.at[box])
 
     def _can_move(self, u) -> bool:
-        return u.m < 2 and not u.sea and not self._enemy_in(u.loc, u.side)
+        if u.m >= 2 or u.sea:
+            return False
+        if u.loc in self.contained:
+            return u.side == "confederate"           # A4.0: the Union must break out first
+        return not self._enemy_in(u.loc, u.side)
 
     def _can_entrench(self, u) -> bool:
         """4.3: one March in a Recruitment City, two Marches of one segment elsewhere."""
-        if u.ent or u.m >= 2 or self._enemy_in(u.loc, u.side):
+        if u.ent or u.m >= 2:
             return False
+        if self._enemy_in(u.loc, u.side) and not (u.loc in self.contained and u.side == "confederate"):
+            return False                             # 4.3 (A4.0: containing units may)
         if u.loc in self._cities:
             return True
         return (u.dig and u.m == 1) or (not u.dig and u.m == 0 and not u.moved)

@@ -112,6 +112,8 @@ def place_position(g, pos: dict[str, Any]) -> None:
     g.phase = pos.get("phase", "movement")
     g.washington_loss = int(pos.get("washington_loss", 0))
     g.border_raised = list(pos.get("border_raised", []))
+    g.contained = sorted(g.map.resolve(b) for b in pos.get("contained", []))
+    g.invaded_ports = sorted(g.map.resolve(b) for b in pos.get("invaded_ports", []))
     for lid, loc in pos.get("leaders", {}).items():
         if lid not in g.leaders:
             raise ValueError(f"no leader {lid!r} in this game (the A8.2 option places leaders)")
@@ -174,3 +176,5 @@ def _load_state(g, st: dict[str, Any]) -> None:
     g.leader_moves = dict(st.get("leader_moves", {}))
     g.sea_trips = [list(t) for t in st.get("sea_trips", [])]
     g.leader_resume = st.get("leader_resume")
+    g.contained = list(st.get("contained", []))
+    g.invaded_ports = list(st.get("invaded_ports", []))

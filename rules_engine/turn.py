@@ -60,7 +60,7 @@ class TurnRules:
         while self.result is None:
             if self.phase == "movement" and self._movement_auto():
                 continue
-            if self.phase == "battle_choice" and not self._battle_boxes():
+            if self.phase == "battle_choice" and not self._battle_choice_legal():
                 self._end_combat_segment()
                 continue
             if self.phase == "promotion" and not self._any_segment_promotable():
@@ -168,6 +168,8 @@ class TurnRules:
                 if u.red:
                     u.red = False                                    # 5.7 recovery
         captured = self._capture(self.side)
+        if "A4.0" in self.options and self.side == "union":
+            self._note_invaded_ports(captured)
         if "A6.0" in self.options and CAPITAL in captured and self.side == "confederate":
             self._capital_captured()                                  # A6.0
         self.phase = "promotion"
@@ -192,8 +194,8 @@ class TurnRules:
         captured = []
         for box in self.occupied_boxes():
             mine = [units[u] for u in self.at[box] if units[u].side == side]
-            if not mine:
-                continue
+            if not mine or len(mine) != len(self.at[box]):
+                continue                       # a box shared with the enemy (A4.0) stays as it was
             color = self.map.boxes[box].color
             was = self.controller(box)
             if color == side:

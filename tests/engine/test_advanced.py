@@ -6,7 +6,7 @@ import pytest
 import rules_engine
 from rules_engine.advanced import command_value
 
-from .helpers import game, refused, uid, unit
+from .helpers import game, ids, refused, uid, unit
 
 
 # ---------------------------------------------------------------- A3.0
@@ -324,3 +324,54 @@ def test_a8_2_captured_leader_returns_in_the_recruitment_segment():
     assert g.phase == "leaders"
     g.apply({"type": "place_leader", "leader": "grant", "box": "baltimore"})
     assert g.leaders["grant"] == "baltimore" and g.phase == "recruitment"
+
+
+# ---------------------------------------------------------------- A4.0
+def contained_game(dice=()):
+    """The Union took Mobile by invasion; Confederates have just marched in."""
+    return game(side="confederate", phase="battle_choice", dice=list(dice), options=["A4.0"],
+                invaded_ports=["mobile"], control={"union": ["mobile"]},
+                units={"union": {"mobile": ["VI", "MI"]}, "confederate": {"mobile": ["VI", "VI"]}})
+
+
+def test_a4_0_confederates_may_contain_instead_of_attacking():
+    g = contained_game()
+    legal = g.legal_actions()
+    assert {"type": "contain", "box": "mobile"} in legal and {"type": "fight", "box": "mobile"} in legal
+    g.apply({"type": "contain", "box": "mobile"})
+    assert g.contained == ["mobile"] and g.phase != "battle"
+    assert g.controller("mobile") == "union"                # sharing the box captures nothing
+
+
+def test_a4_0_no_containment_without_the_rule_or_of_other_boxes():
+    g = game(side="confederate", phase="battle_choice", options=["A4.0"], control={"union": ["mobile"]},
+             units={"union": {"mobile": ["VI"]}, "confederate": {"mobile": ["VI"]}})
+    assert not any(a["type"] == "contain" for a in g.legal_actions())   # not taken by invasion
+
+
+def test_a4_0_contained_union_must_break_out_with_a_march():
+    g = game(marches=2, dice=[6, 1, 1, 6], options=["A4.0"], contained=["mobile"],
+             invaded_ports=["mobile"], control={"union": ["mobile"]},
+             units={"union": {"mobile": ["VI", "VI"]}, "confederate": {"mobile": ["MI*"]}})
+    a, b = ids(g, "mobile", "union")
+    assert not any(x["type"] == "activate" and x["box"] == "mobile" for x in g.legal_actions())
+    g.apply({"type": "breakout", "box": "mobile"})
+    assert g.marches == 1 and g.phase == "battle" and g.battle["attacker"] == "union"
+    c = g.battle["units"]["confederate"][0]
+    assert unit(g, c).ent                                    # the defender keeps its works
+    g.apply({"type": "target", "unit": c, "target": a})      # 6 misses
+    g.apply({"type": "target", "unit": a, "target": c})      # 1: hit (2 vs entrenched)
+    g.apply({"type": "target", "unit": b, "target": c})      # 1: eliminated
+    g.apply({"type": "no_promotion"})
+    assert g.phase == "movement" and g.contained == []
+    assert unit(g, a).m == 1                                 # the break-out used one March
+
+
+def test_a4_0_containing_confederates_may_entrench_beside_the_enemy():
+    g = game(side="confederate", marches=2, options=["A4.0"], contained=["mobile"],
+             invaded_ports=["mobile"], control={"union": ["mobile"]},
+             units={"union": {"mobile": ["VI"]}, "confederate": {"mobile": ["VI"]}})
+    c = uid(g, "mobile", "VI", "confederate")
+    g.apply({"type": "activate", "box": "mobile"})
+    g.apply({"type": "entrench", "unit": c})
+    assert unit(g, c).ent                                    # Mobile is a Recruitment City
