@@ -375,3 +375,15 @@ def test_a4_0_containing_confederates_may_entrench_beside_the_enemy():
     g.apply({"type": "activate", "box": "mobile"})
     g.apply({"type": "entrench", "unit": c})
     assert unit(g, c).ent                                    # Mobile is a Recruitment City
+
+
+def test_6_2_units_lost_to_desertion_do_not_count_for_replacement_training():
+    """6.2: Veterans lost through desertion (A8.12) are not battle losses."""
+    g = game(turn=8, phase="battle_choice", dice=[6, 1, 1, 6], options=["A8.1", "6.2"],
+             units={"union": {"corinth": ["VI"]}, "confederate": {"corinth": ["VI"]}})
+    g.apply({"type": "fight", "box": "corinth"})
+    c, u = uid(g, "corinth", "VI", "confederate"), uid(g, "corinth", "VI", "union")
+    g.apply({"type": "target", "unit": c, "target": u})      # 6 misses
+    g.apply({"type": "target", "unit": u, "target": c})      # 1 hits; morale 1 holds
+    g.apply({"type": "retreat", "to": "okolona"})            # desertion 6 + 1 - 1 > 4
+    assert unit(g, c).loc == "stock" and g.csa_losses == 0
