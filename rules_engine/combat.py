@@ -96,17 +96,7 @@ class CombatRules:
             return ([{"type": "withdraw", "to": b} for b in self._withdraw_boxes()]
                     + [{"type": "stand"}])
         if step == "prepare":
-            acts: list[dict[str, Any]] = []
-            firing = self.battle["firing"]
-            movable = any(self.units[u].type != "CD" for u in self.battle["units"][firing])
-            if not self.battle["reinforced"] and movable:
-                acts += [{"type": "retreat", "to": b} for b in self._retreat_boxes(firing)]
-            acts += [{"type": "reinforce", "unit": u} for u in self._reinforcements(self.battle["firing"])]
-            if "A8.2" in self.options:
-                acts += [{"type": "reinforce_leader", "leader": lid}
-                         for lid in self._leader_reinforcements(self.battle["firing"])]
-            acts.append({"type": "open_fire"})
-            return acts
+            return self._prepare_legal()
         if step == "target":
             return self._target_legal()
         if step == "bonus":
@@ -120,6 +110,21 @@ class CombatRules:
         if step == "rout_retreat":
             return [{"type": "retreat", "to": t} for t in self._retreat_boxes(other(self.battle["winner"]))]
         return []
+
+    def _prepare_legal(self) -> list[dict[str, Any]]:
+        """Round 2 on: retreat (only before reinforcing), reinforce, then open fire."""
+        b = self.battle
+        firing = b["firing"]
+        acts: list[dict[str, Any]] = []
+        movable = any(self.units[u].type != "CD" for u in b["units"][firing])   # A5.0
+        if not b["reinforced"] and movable:
+            acts += [{"type": "retreat", "to": t} for t in self._retreat_boxes(firing)]
+        acts += [{"type": "reinforce", "unit": u} for u in self._reinforcements(firing)]
+        if "A8.2" in self.options:
+            acts += [{"type": "reinforce_leader", "leader": lid}
+                     for lid in self._leader_reinforcements(firing)]
+        acts.append({"type": "open_fire"})
+        return acts
 
     def _adjacent(self, box: str, side: str) -> list[str]:
         """Boxes joined to ``box`` by a line this side may use, each once."""
