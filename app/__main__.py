@@ -17,6 +17,15 @@ def main(argv: list[str] | None = None) -> int:
     p_serve.add_argument("--no-migrate", action="store_true", help="do not apply migrations first")
     p_serve.add_argument("--log-level", default=None)
     sub.add_parser("migrate", help="apply the database migrations and exit")
+    sub.add_parser("mail-worker", help="send the mail/webhook outbox (run the app with MAIL_WORKER=false)")
+    for name in ("make-admin", "create-admin"):  # issue 6
+        p_adm = sub.add_parser(name, help="make a user an administrator")
+        p_adm.add_argument("username")
+        p_adm.add_argument("--revoke", action="store_true", help="take the administrator right away")
+    p_re = sub.add_parser("recheck", help="replay stored games through the current rules engine and report "
+                                          "illegal logs or differing states")
+    p_re.add_argument("games", nargs="*", help="game ids (default: every game)")
+    p_re.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
     from .config import get_settings
@@ -29,6 +38,16 @@ def main(argv: list[str] | None = None) -> int:
         if args.cmd == "migrate":
             print("database is at the latest migration")
             return 0
+    if args.cmd in ("make-admin", "create-admin", "recheck"):
+        from .admin import cli_make_admin, cli_recheck
+        from .migrate import upgrade
+        upgrade(settings.sqlalchemy_url)
+        if args.cmd == "recheck":
+            return cli_recheck(settings, args.games, args.json)
+        return cli_make_admin(settings, args.username, args.revoke)
+    if args.cmd == "mail-worker":  # issue 5
+        from .mailer import main_loop
+        return main_loop(settings)
     if args.cmd == "serve":
         import uvicorn
         if args.workers > 1 and settings.fanout_backend != "postgres":

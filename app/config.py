@@ -44,6 +44,23 @@ class Settings(BaseSettings):
                                                          "websockets-sansio | websockets | wsproto")
     ws_per_message_deflate: bool = Field(False, description="compress websocket messages (costs CPU per socket)")
     log_level: str = Field("info")
+    # play by turn (issue 5; docs/notifications.md): mail, webhooks, deadlines
+    smtp_host: str = Field("", description="SMTP server for notices; empty: no email is sent (it waits in the outbox)")
+    smtp_port: int = Field(25)
+    smtp_user: str = Field("", description="SMTP login (empty: no AUTH)")
+    smtp_password: str = Field("")
+    smtp_tls: str = Field("none", description="none | starttls | ssl")
+    mail_from: str = Field("A House Divided <noreply@localhost>", description="From: of notices")
+    mail_worker: bool = Field(True, description="send the outbox from the app process; set false when "
+                                               "'python -m app mail-worker' runs separately")
+    mail_poll_seconds: float = Field(5.0, description="how often the outbox worker and timers look for work")
+    mail_retry_seconds: float = Field(30.0, description="first retry delay after a failed delivery (doubles)")
+    mail_max_attempts: int = Field(20, description="deliveries tried before a message is marked failed")
+    mail_delay_seconds: float = Field(0.0, description="hold 'your turn' notices this long (dropped if answered)")
+    reminder_hours: float = Field(24.0, description="remind a player this long before their time is up")
+    orders_grace_minutes: float = Field(30.0, description="standing battle orders answer after this silence")
+    vacation_days_per_year: int = Field(30, description="vacation days a player may declare per calendar year")
+    clock_file: str | None = Field(None, description="tests: a file holding a clock offset in seconds")
 
     @property
     def sqlalchemy_url(self) -> str:

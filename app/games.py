@@ -34,6 +34,8 @@ from sqlalchemy import bindparam, func, insert, or_, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from rules_engine.record import TAKE_BACK_TYPES, event_hash, header_hash
+
 from .db import Database
 from .errors import ApiError, not_found
 from .models import Game, GameCommand, GameEvent, User, utcnow
@@ -49,7 +51,7 @@ _ID_ALPHABET = string.ascii_lowercase + string.digits
 # Core statements built once (the hot path runs them thousands of times a second)
 T_GAMES, T_EVENTS, T_CMDS, T_USERS = Game.__table__, GameEvent.__table__, GameCommand.__table__, User.__table__
 _MUTABLE = ("seq", "updated_at", "to_act", "status", "result", "started_at", "finished_at",
-            "union_user_id", "confederate_user_id")
+            "union_user_id", "confederate_user_id", "chain_head")
 _GET_GAME = select(T_GAMES).where(T_GAMES.c.id == bindparam("gid"))
 # what a command needs when the replayed state is cached: no header/options/seed to decode
 _HOT_COLUMNS = ("id", "status", "private", "invite_code", "mode") + _MUTABLE
@@ -96,14 +98,15 @@ def ws_frame(text: str) -> bytes:
 
 
 _PG_UPD = ("UPDATE games SET " + ", ".join(f"{c} = %s" for c in _MUTABLE) + " WHERE id = %s AND seq = %s")
-_PG_INS_EVENT = ("INSERT INTO game_events (game_id, seq, source, type, actor, payload, created_at) "
-                 "VALUES (%s, %s, %s, %s, %s, %s, %s)")
+_PG_INS_EVENT = ("INSERT INTO game_events (game_id, seq, source, type, actor, payload, created_at, prev_hash) "
+                 "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)")
 _PG_INS_CMD = ("INSERT INTO game_commands (game_id, first_seq, last_seq, kind, action_id, body, side, user_id, "
                "created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)")
 
 
 _SQ_UPD = "UPDATE games SET " + ", ".join(f"{c} = ?" for c in _MUTABLE) + " WHERE id = ? AND seq = ?"
-_SQ_INS_EVENT = "INSERT INTO game_events (game_id, seq, source, type, actor, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+_SQ_INS_EVENT = ("INSERT INTO game_events (game_id, seq, source, type, actor, payload, created_at, prev_hash) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 _SQ_INS_CMD = ("INSERT INTO game_commands (game_id, first_seq, last_seq, kind, action_id, body, side, user_id, "
                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
@@ -131,7 +134,7 @@ def _append_sqlite(s: Connection, gid: str, old: int, mutable: dict, out: list, 
             raise Stale()
         if out:
             cur.executemany(_SQ_INS_EVENT, [(gid, r.seq, r.source, r.type, r.actor, json.dumps(r.payload),
-                                             _sq(r.created_at)) for r in out])
+                                             _sq(r.created_at), r.prev_hash) for r in out])
         if cmd is not None:
             cur.execute(_SQ_INS_CMD, (gid, cmd["first_seq"], cmd["last_seq"], cmd["kind"], cmd["action_id"],
                                       json.dumps(cmd["body"]) if cmd["body"] is not None else None, cmd["side"],
@@ -164,7 +167,7 @@ def _append_pg(s: Connection, gid: str, old: int, mutable: dict, out: list, cmd:
             cur = raw.cursor()
             if out:
                 cur.executemany(_PG_INS_EVENT, [(gid, r.seq, r.source, r.type, r.actor, Json(r.payload),
-                                                 r.created_at) for r in out])
+                                                 r.created_at, r.prev_hash) for r in out])
             if cmd is not None:
                 cur.execute(_PG_INS_CMD, (gid, cmd["first_seq"], cmd["last_seq"], cmd["kind"], cmd["action_id"],
                                           Json(cmd["body"]) if cmd["body"] is not None else None, cmd["side"],
@@ -221,6 +224,7 @@ class EventRec:
     actor: str | None
     payload: dict
     created_at: datetime
+    prev_hash: str | None = None  # the hash chain (rules_engine/record.py)
 
     def out(self) -> dict:
         return {"seq": self.seq, "source": self.source, "type": self.type, "actor": self.actor,
@@ -228,7 +232,7 @@ class EventRec:
 
     @classmethod
     def from_row(cls, r: GameEvent) -> "EventRec":
-        return cls(r.seq, r.source, r.type, r.actor, r.payload, r.created_at)
+        return cls(r.seq, r.source, r.type, r.actor, r.payload, r.created_at, getattr(r, "prev_hash", None))
 
 
 @dataclass(slots=True)
@@ -336,6 +340,11 @@ class GameService:
         # set by the hub: (want_state, want_legal) for a game id
         self.wants: Callable[[str], tuple[bool, bool]] = lambda gid: (False, False)
         self.replays = 0  # number of full rebuilds (for tests and stats)
+        # set by create_app (app/notify.py): called in the append transaction, before the
+        # commit, with (conn, game row before, new values, events) -> notices, outbox, clocks
+        self.on_append: Callable[..., None] | None = None
+        # set by create_app (app/orders.py): (game row, engine) -> records of forced moves
+        self.automate: Callable[..., list] | None = None
 
     # ---------------------------------------------------------------- plumbing
     async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -403,7 +412,7 @@ class GameService:
                 if side is not None:
                     stack.append(Cmd(seq, side, len(eff)))
                 eff.append((seq, payload))
-            elif typ == "undo":
+            elif typ in TAKE_BACK_TYPES:  # a player's undo or an administrator's rewind
                 k = payload["to_seq"]
                 while eff and eff[-1][0] >= k:
                     eff.pop()
@@ -462,11 +471,20 @@ class GameService:
         mutable = {c: values[c] if c in values else getattr(game, c) for c in _MUTABLE}
         out = [EventRec(old + i + 1, src, typ, actor, payload, now)
                for i, (src, typ, actor, payload) in enumerate(recs)]
+        head = getattr(game, "chain_head", None)
+        if head is not None and out:  # the hash chain: each event carries the hash of the one before
+            for r in out:
+                r.prev_hash = head
+                head = event_hash(head, {"seq": r.seq, "source": r.source, "type": r.type, "actor": r.actor,
+                                         "at": r.created_at, "data": r.payload})
+            mutable["chain_head"] = values["chain_head"] = head
         cmd = None
         if command is not None and out:
             cmd = {"game_id": game.id, "first_seq": old + 1, "last_seq": new, "created_at": now, "kind": None,
                    "action_id": None, "body": None, "side": None, "user_id": None}
             cmd.update(command)
+        if self.on_append is not None and out:
+            self.on_append(s, game, mutable, out)
         if self.db.is_sqlite:
             _append_sqlite(s, game.id, old, mutable, out, cmd)
         else:
@@ -559,7 +577,7 @@ class GameService:
                        invite_code=secrets.token_urlsafe(12) if private else None, status="open",
                        creator_id=user.id, seed=seed, header=header, seq=0, to_act=None, result=None,
                        created_at=now, updated_at=now, started_at=None, finished_at=None,
-                       union_user_id=None, confederate_user_id=None)
+                       union_user_id=None, confederate_user_id=None, chain_head=header_hash(gid, header))
             row[f"{side}_user_id"] = user.id
             s.execute(insert(T_GAMES), row)
             game = SimpleNamespace(**row)
@@ -634,11 +652,18 @@ class GameService:
             except rules_engine.IllegalAction as exc:
                 raise ApiError(422, f"illegal action: {getattr(exc, 'reason', None) or exc}",
                                "illegal_action") from None
+            recs = [("engine", ev["type"], side, ev) for ev in new]
+            if self.automate is not None:
+                try:
+                    recs += self.automate(game, g)  # forced moves, logged as automatic (app/orders.py)
+                except BaseException:
+                    self.drop_cache(gid)
+                    raise
             updates: dict[str, Any] = {"to_act": g.to_act}
             if g.result is not None:
                 updates.update(status="finished", result=g.result, finished_at=utcnow(), to_act=None)
             try:
-                out = self._append(s, game, [("engine", ev["type"], side, ev) for ev in new], updates,
+                out = self._append(s, game, recs, updates,
                                    {"kind": "action", "side": side, "user_id": user.id,
                                     "action_id": action_id, "body": action})
             except BaseException:

@@ -293,9 +293,9 @@ class Hub:
             loop.call_soon_threadsafe(self._deliver_local, change)
 
     def _deliver_local(self, change: Change) -> None:
-        self.seats[change.game_id] = change.seats
         ch = self.channels.get(change.game_id)
         if ch is not None:
+            self.seats[change.game_id] = change.seats
             ch.deliver(change)
 
     # ---------------------------------------------------------------- subscribe

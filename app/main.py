@@ -33,9 +33,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
         await hub.start()
+        checker = getattr(app.state, "integrity", None)  # issue 6: periodic hash-chain check
+        if checker is not None:
+            checker.start()
+        pbt = getattr(app.state, "outbox_worker", None)  # issue 5: outbox + play-by-turn timers
+        if pbt is not None:
+            pbt.start()
         try:
             yield
         finally:
+            if pbt is not None:
+                await pbt.stop()
+            if checker is not None:
+                await checker.stop()
             await hub.stop()
             db.dispose()
 
@@ -78,6 +88,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(GameSocketMiddleware)
 
     from .web import install as install_web_client; install_web_client(app)  # pages, chat, /static
+    from .pbt import install as install_play_by_turn; install_play_by_turn(app)  # notices, deadlines (issue 5)
+    from .admin import install as install_admin; install_admin(app)  # replay, export, disputes, admin (issue 6)
 
     @app.get("/", include_in_schema=False)
     def root():

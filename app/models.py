@@ -73,6 +73,9 @@ class Game(Base):
     seq: Mapped[int] = mapped_column(Integer, default=0)
     to_act: Mapped[str | None] = mapped_column(String(16))
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    # head of the event hash chain: h(last seq), or the header hash before any event
+    # (rules_engine/record.py; issue 6)
+    chain_head: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -94,6 +97,8 @@ class GameEvent(Base):
     actor: Mapped[str | None] = mapped_column(String(32))
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # hash of the event before (the chain from the game's header hash; rules_engine/record.py)
+    prev_hash: Mapped[str | None] = mapped_column(String(64))
 
 
 class GameCommand(Base):

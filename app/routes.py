@@ -129,7 +129,13 @@ def game_map():
 # ----------------------------------------------------------------------------- lobby
 @router.post("/games", status_code=201, tags=["games"])
 def create_game(body: CreateGameIn, request: Request, user: User = Depends(current_user)):
-    return service(request).create_game(user, body.scenario, body.options, body.side, body.mode, body.private)
+    if body.days_per_move is not None and body.mode != "async":
+        raise ApiError(422, "days_per_move is for by-turn (async) games", "invalid_request")
+    out = service(request).create_game(user, body.scenario, body.options, body.side, body.mode, body.private)
+    if body.mode == "async":  # the game's clock (app/deadlines.py, issue 5)
+        from .pbt import after_create
+        out["clock"] = after_create(request, out["id"], body.days_per_move)
+    return out
 
 
 # These handlers are async so that the watcher counts are read on the event loop (the

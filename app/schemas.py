@@ -31,6 +31,9 @@ class CreateGameIn(Strict):
     side: Literal["union", "confederate", "random"] = "random"
     mode: Literal["live", "async"] = "live"
     private: bool = False
+    days_per_move: int | None = Field(None, ge=1, le=14, description="by-turn games: days each player has "
+                                                                     "to move after the game starts waiting "
+                                                                     "for them (none: no limit)")
 
 
 class JoinIn(Strict):

@@ -159,7 +159,7 @@ async function loadHistory(upto) {
 function addEvent(e, quiet) {
   if (game.events.has(e.seq)) return;
   game.events.set(e.seq, e);
-  if (e.source === "server" && e.type === "undo") game.undone.push([e.data.to_seq, e.data.through_seq]);
+  if (e.source === "server" && (e.type === "undo" || e.type === "rewind")) game.undone.push([e.data.to_seq, e.data.through_seq]);
   if (!quiet) appendLog(e);
 }
 
@@ -587,7 +587,7 @@ function renderLog() {
   list.parentElement.scrollTop = list.parentElement.scrollHeight;
 }
 function appendLog(e) {
-  if (e.source === "server" && e.type === "undo") {
+  if (e.source === "server" && (e.type === "undo" || e.type === "rewind")) {
     for (const li of $("log").querySelectorAll("li[data-seq]")) if (isUndone(+li.dataset.seq)) li.classList.add("undone");
   }
   const li = logItem(e);

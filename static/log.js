@@ -41,7 +41,11 @@ export class Describer {
         case "undo": return { text: `${this.side(d.side)} took back a decision.`, undo: d };
         case "resign": return { text: `${d.username} (${this.side(d.side)}) resigns.` };
         case "abort": return { text: `${d.by} aborted the game.` };
-        default: return { text: `${e.type}` };
+        case "rewind": return { text: `An administrator (${d.by}) rewound the game to seq ${d.back_to}: ${d.reason}`, cls: "over", undo: d };
+        case "adjudicate": return { text: `An administrator (${d.by}) adjudicated the game: ${d.result && d.result.winner ? this.side(d.result.winner) + " wins" : "a draw"}. ${d.reason}`, cls: "over" };
+        case "annul": return { text: `An administrator (${d.by}) annulled the game: ${d.reason}`, cls: "over" };
+        case "auto": return { text: d.text || `Automatic: ${d.action && d.action.type}`, cls: "auto" };  // issue 5
+        default: return { text: d.text || `${e.type}` };
       }
     }
     switch (e.type) {

@@ -5,8 +5,10 @@ function formBody(form) {
   const fd = new FormData(form);
   const kind = form.dataset.kind;
   if (kind === "create") {
-    return { scenario: fd.get("scenario"), side: fd.get("side"), mode: fd.get("mode"),
+    const body = { scenario: fd.get("scenario"), side: fd.get("side"), mode: fd.get("mode"),
              private: fd.get("private") === "on", options: fd.getAll("options") };
+    if (body.mode === "async" && fd.get("days_per_move")) body.days_per_move = Number(fd.get("days_per_move"));
+    return body;
   }
   const out = {};
   for (const [k, v] of fd.entries()) if (v !== "") out[k] = v;

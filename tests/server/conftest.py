@@ -118,3 +118,7 @@ def make_server(tmp_path):
     yield make
     for s in started:
         s.stop()
+
+
+# the play-by-turn tests (issue 5) share one SMTP server, clock and app server per backend
+from .mailkit import clock_fixture, smtp_fixture, srv_fixture  # noqa: E402,F401

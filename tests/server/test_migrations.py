@@ -5,9 +5,18 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, inspect
 
+import importlib
+import pkgutil
+
+import app
 from app.config import normalize_database_url
 from app.migrate import downgrade, upgrade
 from app.models import Base
+
+# every module of the app that may define a model registers it on Base when imported
+for _m in pkgutil.iter_modules(app.__path__):
+    if _m.name not in ("main", "__main__"):
+        importlib.import_module(f"app.{_m.name}")
 
 
 def _diff(url: str):

@@ -1,0 +1,132 @@
+// Play by turn (issue 5): the "waiting for you" badge, the notices page, the notice
+// settings (mail, webhook, vacation), the game page's clock / claim / standing orders
+// panel and the admin outbox's retry buttons. Text only in the DOM (no HTML strings).
+import { api, el, showError } from "./api.js";
+
+const $ = (s) => document.querySelector(s);
+
+function hours(sec) {
+  if (sec === null || sec === undefined) return "";
+  if (sec <= 0) return "time is up";
+  const d = Math.floor(sec / 86400), h = Math.floor((sec % 86400) / 3600), m = Math.floor((sec % 3600) / 60);
+  return d ? `${d} d ${h} h left` : `${h} h ${m} min left`;
+}
+
+// ---- badge in the top bar
+async function badge() {
+  const a = $("#notify-badge");
+  if (!a) return;
+  try {
+    const w = await api("/api/me/waiting");
+    const n = a.querySelector(".badge");
+    n.textContent = String(w.count);
+    n.hidden = w.count === 0;
+    a.title = `${w.count} game(s) waiting for you, ${w.unread} unread notice(s)`;
+  } catch (e) { /* logged out */ }
+}
+badge();
+setInterval(badge, 60000);
+
+// ---- notices page
+const markRead = $("#mark-read");
+if (markRead) markRead.addEventListener("click", async () => {
+  await api("/api/me/notices/read", {});
+  for (const li of document.querySelectorAll("#notice-list li.unread")) li.className = "read";
+  badge();
+});
+
+// ---- settings
+async function loadPrefs() {
+  const p = await api("/api/me/notifications");
+  $("#mail-email").value = p.email || "";
+  for (const r of document.querySelectorAll("input[name=mail_mode]")) r.checked = r.value === p.mail_mode;
+  $("#mail-status").textContent = !p.email ? "No address: no mail is sent."
+    : p.email_verified ? `Confirmed: notices go to ${p.email}.` : `Not confirmed yet: open the link we mailed to ${p.email}.`;
+  $("#mail-verify").hidden = !p.email || p.email_verified;
+  const h = p.webhook;
+  $("#hook-url").value = h ? h.url : "";
+  $("#hook-key").value = h ? h.json_key : "content";
+  $("#hook-prefix").value = h ? h.prefix : "";
+  $("#hook-status").textContent = !h ? "No webhook." :
+    h.last_error ? `Last error (${(h.last_error_at || "").slice(0, 16).replace("T", " ")}): ${h.last_error}` :
+    h.last_ok_at ? `Last delivered ${h.last_ok_at.slice(0, 16).replace("T", " ")}.` : "Nothing sent yet.";
+  const v = p.vacation;
+  $("#vacation-status").textContent = (v.on_vacation ? `On vacation until ${v.until.slice(0, 16).replace("T", " ")} (UTC): your clocks are paused. ` : "")
+    + `${v.days_left} of ${v.days_per_year} vacation days left this year.`;
+  $("#vacation-end").hidden = !v.on_vacation;
+}
+
+function wire(form, fn) {
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    showError(form, "");
+    try { await fn(new FormData(form)); await loadPrefs(); } catch (e) { showError(form, e.message); }
+  });
+}
+
+if ($("#mail-form")) {
+  wire($("#mail-form"), (fd) => api("/api/me/notifications", { email: fd.get("email") || "", mail_mode: fd.get("mail_mode") || undefined }, "PUT"));
+  wire($("#hook-form"), (fd) => api("/api/me/webhook", { url: fd.get("url"), json_key: fd.get("json_key") || "content", prefix: fd.get("prefix") || "" }, "PUT"));
+  wire($("#vacation-form"), (fd) => api("/api/me/vacation", { days: Number(fd.get("days")) }));
+  $("#mail-verify").addEventListener("click", () => api("/api/me/email/verify", {}).then(loadPrefs).catch((e) => showError($("#mail-form"), e.message)));
+  $("#hook-test").addEventListener("click", () => api("/api/me/webhook/test", {}).then(() => setTimeout(loadPrefs, 3000)).catch((e) => showError($("#hook-form"), e.message)));
+  $("#hook-delete").addEventListener("click", () => api("/api/me/webhook", undefined, "DELETE").then(loadPrefs));
+  $("#vacation-end").addEventListener("click", () => api("/api/me/vacation", undefined, "DELETE").then(loadPrefs));
+  loadPrefs().catch(() => {});
+}
+
+// ---- game page: clock, claim / extend, standing orders
+const panel = $("#pbt-panel");
+if (panel) {
+  const gid = panel.dataset.game;
+  const mine = panel.dataset.player === "1";
+  const ORDERS = [["stand", "Defending cavalry stands (5.6)"], ["never_reinforce", "Never reinforce (5.5)"],
+                  ["retreat_when_outnumbered", "Retreat when outnumbered (5.4)"]];
+  async function draw() {
+    const c = await api(`/api/games/${encodeURIComponent(gid)}/clock`);
+    const parts = [];
+    if (c.days_per_move) {
+      parts.push(el("p", {}, `${c.days_per_move} day(s) per move. `,
+        c.side ? `${c.side === "union" ? "Union" : "Confederate"}: ${c.paused || c.on_vacation_until ? "clock paused (vacation)" : hours(c.seconds_left)}` : ""));
+      if (c.can_claim) parts.push(el("button", { type: "button", id: "claim-win", onclick: () => act("claim") }, "Claim the win on time"));
+      if (c.can_extend) parts.push(el("button", { type: "button", id: "extend-time", onclick: () => act("extend") }, "Give one more day"));
+    }
+    if (mine) {
+      const o = await api(`/api/games/${encodeURIComponent(gid)}/orders`);
+      const cur = o.orders || {};
+      const form = el("form", { id: "orders-form", class: "stack" }, el("h3", {}, "Standing battle orders"),
+        el("p", { class: "hint" }, `Used when you have not answered a battle decision within ${o.grace_minutes} minutes; shown in the log.`),
+        el("label", {}, "Targets ", (() => { const s = el("select", { name: "targets" },
+          el("option", { value: "" }, "ask me"), el("option", { value: "spread" }, "spread fire"),
+          el("option", { value: "reduced" }, "finish reduced units first")); s.value = cur.targets || ""; return s; })()),
+        el("label", {}, "Retreat after round ", el("input", { type: "number", name: "retreat_after_round", min: 1, max: 20, value: cur.retreat_after_round || "" })),
+        ...ORDERS.map(([k, t]) => el("label", {}, el("input", { type: "checkbox", name: k, checked: !!cur[k] }), " ", t)),
+        el("button", { type: "submit" }, "Save orders"), el("p", { class: "form-error", role: "alert", hidden: true }));
+      form.addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        const fd = new FormData(form);
+        const body = { targets: fd.get("targets") || null, retreat_after_round: fd.get("retreat_after_round") ? Number(fd.get("retreat_after_round")) : null };
+        for (const [k] of ORDERS) body[k] = fd.get(k) === "on";
+        try { await api(`/api/games/${encodeURIComponent(gid)}/orders`, { orders: body }, "PUT"); showError(form, ""); }
+        catch (e) { showError(form, e.message); }
+      });
+      parts.push(form);
+    }
+    panel.replaceChildren(...parts);
+    panel.hidden = parts.length === 0;
+  }
+  async function act(what) {
+    try { await api(`/api/games/${encodeURIComponent(gid)}/${what}`, what === "extend" ? { days: 1 } : {}); }
+    catch (e) { alert(e.message); }
+    draw();
+  }
+  draw().catch(() => {});
+}
+
+// ---- admin outbox
+for (const b of document.querySelectorAll("[data-retry]")) {
+  b.addEventListener("click", async () => {
+    b.disabled = true;
+    try { await api(`/api/admin/outbox/${b.dataset.retry}/retry`, {}); location.reload(); } catch (e) { alert(e.message); b.disabled = false; }
+  });
+}

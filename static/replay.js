@@ -1,0 +1,322 @@
+// The replay viewer: step through a game's stored history (or an exported file) with the
+// map, units, tracks and log as they were. The server sends every event and the states
+// after each decision (first in full, then what changed); the browser builds every state
+// once, so stepping is a lookup and a redraw. With the seed revealed, every die is
+// recomputed here with WebCrypto (HMAC-SHA256, see docs/dice.md) and marked ✓ or ✗.
+import { api, el } from "./api.js";
+import { MapView, SIDE_NAME } from "./map.js";
+import { Describer } from "./log.js";
+
+const boot = JSON.parse(document.getElementById("boot").textContent);
+const $ = (id) => document.getElementById(id);
+const metrics = window.__replay = { stepMs: [], loadMs: 0, buildMs: 0 };
+
+const map = new MapView($("map"), boot.map, boot.types);
+map.animate = false;
+const describer = new Describer(map.boxes, boot.types);
+const R = { bundle: null, events: [], states: [], cur: -1, shown: -1, items: [], verified: new Map() };
+const PHASE = { marches_roll: "roll for marches", movement: "movement", battle_choice: "combat", battle: "combat",
+  promotion: "promotion", recruit_roll: "recruitment", recruitment: "recruitment", replacement_roll: "replacements", over: "game over", setup: "setup" };
+
+// ---------------------------------------------------------------------------- loading
+async function loadGame(id) {
+  const t0 = performance.now();
+  const b = await api(`/api/games/${encodeURIComponent(id)}/replay`);
+  metrics.loadMs = performance.now() - t0;
+  start(b);
+}
+
+async function loadFile(file) {
+  $("file-msg").textContent = "Checking and replaying…";
+  try {
+    const text = await file.text();
+    const res = await fetch("/api/replay/file", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
+    const data = await res.json();
+    if (!res.ok) throw new Error(data.detail || res.statusText);
+    $("file-msg").textContent = data.verified ? "The file checks out." : `Problems found: ${data.problems.length} (see Verify).`;
+    start(data);
+  } catch (e) { $("file-msg").textContent = "Could not open the file: " + e.message; }
+}
+
+function buildStates(frames) {
+  const t0 = performance.now();
+  const out = [];
+  let top = null, units = null;
+  for (const f of frames) {
+    if (f.full) {
+      top = { ...f.full }; units = new Map(f.full.units.map((u) => [u.id, u]));
+      top.units = [...units.values()];
+    } else {
+      const next = { ...top };
+      for (const [k, v] of Object.entries(f)) if (k !== "units") next[k] = v;
+      if (f.units) {
+        units = new Map(units);
+        for (const u of f.units) units.set(u.id, u);
+        next.units = [...units.values()];
+      }
+      top = next;
+    }
+    out.push(top);
+  }
+  metrics.buildMs = performance.now() - t0;
+  return out;
+}
+
+function start(b) {
+  R.bundle = b;
+  R.events = b.events;
+  R.states = buildStates(b.frames);
+  const g = b.game;
+  for (const side of ["union", "confederate"]) $(`seat-${side}`).textContent = (g.seats && g.seats[side]) || "?";
+  buildLog();
+  buildJumps();
+  renderDice();
+  renderVerify();
+  setupDispute();
+  const want = Number(new URLSearchParams(location.hash.slice(1)).get("seq") || boot.seq || 0);
+  go(want ? indexOfSeq(want) : R.events.length - 1);
+  document.body.dataset.ready = "1";
+  if (g.seed) verifyDice(g.seed, g.seed_commitment);
+}
+
+// ---------------------------------------------------------------------------- log
+function buildLog() {
+  const items = [];
+  describer.battleBox = null;
+  R.items = R.events.map((e, i) => {
+    let d = null;
+    try { d = describe(e); } catch (err) { d = { text: e.type }; }
+    const li = el("li", { class: `ev future ${d.cls || ""} ${e.status !== "effective" ? e.status : ""} ${e.source === "server" && ADMIN_TYPES.has(e.type) ? "admin" : ""}`,
+                          "data-seq": e.seq, "data-i": i, tabindex: 0, title: `seq ${e.seq}${e.status !== "effective" ? " · " + e.status : ""}` },
+      d.heading ? el("strong", {}, d.heading) : null,
+      d.die ? el("span", { class: `die-inline${d.hit === true ? " hit" : d.hit === false ? " miss" : ""}` }, String(d.die)) : null,
+      d.text || "",
+      e.roll_index !== undefined ? el("span", { class: "vmark", "data-roll": e.seq, title: `die number ${e.roll_index + 1} of the game` }, `#${e.roll_index + 1}`) : null);
+    items.push(li);
+    return li;
+  });
+  $("log").replaceChildren(...items);
+}
+
+const ADMIN_TYPES = new Set(["rewind", "adjudicate", "annul"]);
+function describe(e) {
+  const d = e.data || {};
+  if (e.source === "server") {
+    if (e.type === "rewind") return { text: `An administrator (${d.by}) rewound the game to seq ${d.back_to}: ${d.reason}. Seqs ${d.to_seq}–${d.through_seq} are superseded.` };
+    if (e.type === "adjudicate") return { text: `An administrator (${d.by}) adjudicated: ${d.result && d.result.winner ? SIDE_NAME[d.result.winner] + " wins" : "a draw"}. ${d.reason}` };
+    if (e.type === "annul") return { text: `An administrator (${d.by}) annulled the game: ${d.reason}` };
+  }
+  const r = describer.describe(e);
+  if (!r) {
+    if (e.type === "action") return { text: `${SIDE_NAME[d.side] || ""}: ${(d.action && d.action.type || "").replace(/_/g, " ")}`, cls: "minor" };
+    return { text: e.type, cls: "minor" };
+  }
+  return r;
+}
+
+// ---------------------------------------------------------------------------- jumps
+function buildJumps() {
+  const turns = new Map(), segs = [], battles = [];
+  let lastSeg = "";
+  R.events.forEach((e, i) => {
+    const s = R.states[e.frame];
+    if (!turns.has(s.turn)) turns.set(s.turn, i);
+    const seg = `${s.turn}|${s.side}|${PHASE[s.phase] || s.phase}`;
+    if (seg !== lastSeg) { segs.push([i, `T${s.turn} ${s.date || ""} · ${SIDE_NAME[s.side] || ""} ${PHASE[s.phase] || s.phase}`]); lastSeg = seg; }
+    if (e.type === "battle") battles.push([i, `T${s.turn} · ${describer.box(e.data.box)} (seq ${e.seq})`]);
+  });
+  const fill = (sel, opts) => { sel.replaceChildren(sel.firstElementChild, ...opts.map(([i, t]) => el("option", { value: i }, t))); };
+  fill($("r-turn"), [...turns].map(([t, i]) => [i, `Turn ${t} · ${R.states[R.events[i].frame].date || ""}`]));
+  fill($("r-seg"), segs);
+  fill($("r-battle"), battles);
+}
+
+function indexOfSeq(seq) {
+  let lo = 0, hi = R.events.length - 1;
+  while (lo < hi) { const m = (lo + hi + 1) >> 1; if (R.events[m].seq <= seq) lo = m; else hi = m - 1; }
+  return lo;
+}
+
+// ---------------------------------------------------------------------------- stepping
+function isStop(i) {
+  if (!$("r-decisions").checked) return true;
+  const e = R.events[i], n = R.events[i + 1];
+  return !n || n.source === "server" || (n.data && n.data.type === "action") || e.type === "roll";
+}
+function step(dir) {
+  let i = R.cur + dir;
+  while (i > 0 && i < R.events.length - 1 && !isStop(i)) i += dir;
+  go(i);
+}
+
+function go(i) {
+  if (!R.events.length) return;
+  const t0 = performance.now();
+  i = Math.max(0, Math.min(R.events.length - 1, i));
+  const prev = R.cur;
+  R.cur = i;
+  const e = R.events[i];
+  const s = R.states[e.frame];
+  if (R.shown !== e.frame) {
+    map.setControl(s);
+    map.setUnits(s);
+    R.shown = e.frame;
+  }
+  // the log: events up to here visible, this one marked
+  const lo = Math.min(prev < 0 ? 0 : prev, i), hi = Math.max(prev, i);
+  for (let k = prev < 0 ? 0 : lo; k <= (prev < 0 ? R.items.length - 1 : hi); k++) R.items[k].classList.toggle("future", k > i);
+  if (prev >= 0 && R.items[prev]) R.items[prev].classList.remove("current");
+  R.items[i].classList.add("current");
+  const box = $("log").parentElement;
+  const li = R.items[i];
+  if (li.offsetTop < box.scrollTop || li.offsetTop > box.scrollTop + box.clientHeight - 30) box.scrollTop = li.offsetTop - box.clientHeight / 2;
+  const flash = (describe(e).boxes || []).filter((b) => map.boxes.has(b));
+  if (flash.length) map.flash(flash);
+  renderStatus(s, e);
+  const bd = document.body.dataset;
+  bd.seq = e.seq; bd.frame = e.frame; bd.turn = s.turn; bd.phase = s.phase;
+  $("r-seq").value = e.seq;
+  $("r-pos").textContent = `seq ${e.seq} of ${R.events[R.events.length - 1].seq}${e.status !== "effective" ? " · " + e.status : ""}`;
+  if ($("dispute-seq")) $("dispute-seq").textContent = e.seq;
+  history.replaceState(null, "", `#seq=${e.seq}`);
+  metrics.stepMs.push(performance.now() - t0);
+}
+
+function renderStatus(s, e) {
+  $("turn-info").replaceChildren(el("strong", {}, `Turn ${s.turn}`), ` · ${s.date || ""} · `,
+    el("span", { class: `side-${s.side}` }, `${SIDE_NAME[s.side] || ""} player turn`), ` · ${PHASE[s.phase] || s.phase}`,
+    s.phase === "movement" ? ` · ${s.marches} march${s.marches === 1 ? "" : "es"} left` : "",
+    s.battle ? ` · battle of ${describer.box(s.battle.box)}, round ${s.battle.round}` : "",
+    s.result ? ` · ${s.result.winner ? SIDE_NAME[s.result.winner] + " wins" : "over"}` : "");
+  const track = $("track");
+  if (!track.childElementCount) for (let n = 1; n <= 45; n++) track.append(el("li", { "data-turn": n, title: `Turn ${n}` }, ""));
+  for (const li of track.children) { li.classList.toggle("now", +li.dataset.turn === s.turn); li.classList.toggle("past", +li.dataset.turn < s.turn); }
+  const cols = ["union", "confederate"].map((side) => {
+    const mine = s.units.filter((u) => u.side === side);
+    const count = (loc) => { const c = {}; for (const u of mine) if (u.loc === loc) c[u.type] = (c[u.type] || 0) + 1; return c; };
+    const fmt = (c) => Object.keys(c).length ? Object.entries(c).sort().map(([t, n]) => `${n} ${t}`).join(", ") : "none";
+    return el("section", { class: `force ${side}` }, el("h3", {}, SIDE_NAME[side]),
+      el("dl", {}, el("dt", {}, "On the map"), el("dd", { "data-stat": `${side}-onmap` }, `${s.on_map[side]} of ${s.army_max[side]} (Army Maximum)`),
+        el("dt", {}, "Recruitment Pool"), el("dd", {}, fmt(count("pool")))));
+  });
+  $("forces").replaceChildren(el("div", { class: "forces" }, ...cols));
+}
+
+// ---------------------------------------------------------------------------- dice
+function renderDice() {
+  const st = R.bundle.dice;
+  if (!st) return;
+  const seats = R.bundle.game.seats || {};
+  const table = (name, a) => el("div", {},
+    el("h4", {}, name),
+    el("table", { class: "faces" }, el("tr", {}, el("th", {}, "face"), ...[1, 2, 3, 4, 5, 6].map((f) => el("th", {}, String(f))), el("th", {}, "rolls")),
+      el("tr", {}, el("td", {}, "count"), ...a.faces.map((c) => el("td", {}, String(c))), el("td", {}, String(a.rolls))),
+      el("tr", {}, el("td", {}, "expected"), ...a.faces.map(() => el("td", {}, (a.rolls / 6).toFixed(1))), el("td", {}, ""))),
+    el("p", { class: "hint" }, `mean ${a.mean ?? "–"} (fair: 3.5) · χ² ${a.chi_square ?? "–"} (above 11.07 happens 1 time in 20 with fair dice)`,
+      a.shots ? ` · fire: ${a.hits} hits from ${a.shots} shots, ${a.expected_hits} expected (${a.luck >= 0 ? "+" : ""}${a.luck})` : ""));
+  $("dice-stats").replaceChildren(
+    table(`Union${seats.union ? " (" + seats.union + ")" : ""}`, st.union),
+    table(`Confederate${seats.confederate ? " (" + seats.confederate + ")" : ""}`, st.confederate),
+    table("All dice of the game", st.all),
+    el("p", { class: "hint" }, "Dice of superseded events are left out. A player's dice over all games: /api/users/NAME/dice."));
+}
+
+// ---------------------------------------------------------------------------- verification
+function renderVerify(extra) {
+  const g = R.bundle.game, b = R.bundle;
+  const rows = [
+    el("h3", {}, "Verifiable dice"),
+    el("p", {}, "Seed commitment (SHA-256 of the secret seed, published at the start):"), el("p", { class: "mono", id: "commitment" }, g.seed_commitment || "none"),
+    g.seed ? el("p", {}, "Seed (revealed because the game is over):") : el("p", {}, "The seed is revealed when the game ends; then every die can be recomputed here and with python -m rules_engine verify."),
+    g.seed ? el("p", { class: "mono", id: "seed" }, g.seed) : null,
+    el("p", { id: "dice-check", role: "status" }, g.seed ? "Recomputing every die…" : ""),
+    el("h3", {}, "Tamper-evident log"),
+    el("p", {}, "Chain head (hash of the whole history):"), el("p", { class: "mono", id: "chain-head" }, g.chain_head || "–"),
+    el("p", { id: "chain-check" }, b.chain_ok ? "✓ the hash chain is intact from the header to the last event." : "✗ the hash chain is broken:"),
+  ];
+  const probs = b.chain_problems || b.problems || [];
+  if (probs.length) rows.push(el("ul", { class: "problems", id: "problems" }, ...probs.map((p) => el("li", {}, p))));
+  if (b.verified !== undefined) rows.push(el("p", { id: "file-verdict" }, b.verified ? "✓ verified: chain, dice and every decision re-decided by the rules engine." : "✗ this file does not verify."));
+  if (extra) rows.push(extra);
+  $("verify").replaceChildren(...rows);
+}
+
+const enc = (s) => new TextEncoder().encode(s);
+const hex = (buf) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
+export async function seededRoll(key, index) {
+  for (let attempt = 0; ; attempt++) {
+    const msg = attempt === 0 ? String(index) : `${index}/${attempt}`;
+    const sig = new Uint8Array(await crypto.subtle.sign("HMAC", key, enc(msg)));
+    for (const b of sig) if (b < 252) return (b % 6) + 1;
+  }
+}
+async function verifyDice(seed, commitmentHex) {
+  const out = $("dice-check");
+  if (!window.crypto || !crypto.subtle) { out.textContent = "This browser offers no WebCrypto here (it needs https): check with python -m rules_engine verify."; return; }
+  const t0 = performance.now();
+  const digest = hex(await crypto.subtle.digest("SHA-256", enc(seed)));
+  const commitOk = digest === commitmentHex;
+  const key = await crypto.subtle.importKey("raw", enc(seed), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  let ok = 0, bad = 0;
+  for (const e of R.events) {
+    if (e.roll_index === undefined) continue;
+    const want = await seededRoll(key, e.roll_index);
+    const good = want === e.data.value;
+    good ? ok++ : bad++;
+    const mark = R.items[R.events.indexOf(e)].querySelector(".vmark");
+    if (mark) { mark.classList.add(good ? "ok" : "bad"); mark.textContent = good ? `#${e.roll_index + 1} ✓` : `#${e.roll_index + 1} ✗ seed gives ${want}`; }
+  }
+  out.textContent = `${commitOk ? "✓ the seed matches the commitment." : "✗ the seed does NOT match the commitment!"} ` +
+    `${ok} dice recomputed in this browser from the seed: ${bad ? bad + " DO NOT match ✗" : "all match ✓"} (${Math.round(performance.now() - t0)} ms).`;
+  out.dataset.ok = String(commitOk && !bad);
+  document.body.dataset.diceChecked = commitOk && !bad ? "ok" : "bad";
+}
+
+// ---------------------------------------------------------------------------- disputes
+function setupDispute() {
+  const g = R.bundle.game;
+  const me = boot.user && boot.user.username;
+  if (!me || g.from_file || !g.seats || ![g.seats.union, g.seats.confederate].includes(me)) return;
+  $("dispute").hidden = false;
+  $("dispute-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const seq = R.events[R.cur].seq;
+    try {
+      const d = await api(`/api/games/${encodeURIComponent(g.id)}/disputes`, { seq, text: $("dispute-text").value });
+      $("dispute-msg").textContent = `Dispute #${d.id} opened about seq ${seq}. An administrator will decide; you will be told.`;
+      $("dispute-text").value = "";
+    } catch (e) { $("dispute-msg").textContent = e.message; }
+  });
+}
+
+// ---------------------------------------------------------------------------- wiring
+$("r-first").addEventListener("click", () => go(0));
+$("r-last").addEventListener("click", () => go(R.events.length - 1));
+$("r-back").addEventListener("click", () => step(-1));
+$("r-fwd").addEventListener("click", () => step(1));
+$("r-go").addEventListener("click", () => go(indexOfSeq(+$("r-seq").value)));
+$("r-seq").addEventListener("keydown", (ev) => { if (ev.key === "Enter") go(indexOfSeq(+$("r-seq").value)); });
+for (const id of ["r-turn", "r-seg", "r-battle"]) $(id).addEventListener("change", (ev) => { if (ev.target.value !== "") go(+ev.target.value); ev.target.value = ""; });
+$("log").addEventListener("click", (ev) => { const li = ev.target.closest("li[data-i]"); if (li) go(+li.dataset.i); });
+$("zoom-in").addEventListener("click", () => map.zoomBy(1 / 1.4));
+$("zoom-out").addEventListener("click", () => map.zoomBy(1.4));
+$("zoom-fit").addEventListener("click", () => map.fit());
+document.addEventListener("keydown", (ev) => {
+  if (ev.target.closest("input, textarea, select")) return;
+  if (ev.key === "ArrowRight") { ev.preventDefault(); step(1); }
+  else if (ev.key === "ArrowLeft") { ev.preventDefault(); step(-1); }
+  else if (ev.key === "Home") go(0);
+  else if (ev.key === "End") go(R.events.length - 1);
+});
+for (const tab of document.querySelectorAll("[role=tab]")) {
+  tab.addEventListener("click", () => {
+    for (const t of document.querySelectorAll("[role=tab]")) {
+      t.setAttribute("aria-selected", t === tab ? "true" : "false");
+      $(t.getAttribute("aria-controls")).hidden = t !== tab;
+    }
+  });
+}
+window.__replayGo = (seq) => go(indexOfSeq(seq));
+
+if (boot.game_id) loadGame(boot.game_id).catch((e) => { $("r-pos").textContent = "Could not load the replay: " + e.message; });
+else $("file").addEventListener("change", (ev) => { if (ev.target.files[0]) loadFile(ev.target.files[0]); });

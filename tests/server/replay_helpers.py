@@ -1,0 +1,31 @@
+"""Helpers for the replay, export, dispute and integrity tests (issue 6)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import httpx
+
+from .helpers import ROOT, Player
+
+
+def run_app(server, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, DATABASE_URL=server.database_url, SECRET_KEY="test-secret-key", LOG_LEVEL="warning",
+               PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "app", *args], cwd=str(ROOT), env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+def make_admin(server) -> Player:
+    p = Player(server.base)
+    r = run_app(server, "make-admin", p.username)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert httpx.get(server.base + "/api/auth/me", headers={"Authorization": f"Bearer {p.token}"}).json()["is_admin"]
+    return p
+
+
+def resign(p: Player, gid: str) -> dict:
+    r = p.http.post(f"/api/games/{gid}/resign")
+    assert r.status_code == 200, r.text
+    return r.json()
