@@ -267,6 +267,8 @@ function onUnitClick(id) {
   }
 }
 
+function leaderName(id) { return id ? id.charAt(0).toUpperCase() + id.slice(1) : ""; }
+
 function label(a) {
   switch (a.type) {
     case "move": {
@@ -295,6 +297,17 @@ function label(a) {
     case "stand": return "Stand and fight";
     case "no_promotion": return "No promotion";
     case "end_recruitment": return "End recruitment";
+    case "supply_loss": return `Out of supply: remove ${uname(a.unit)}`;
+    case "place_leader": return `Place ${leaderName(a.leader)} at ${boxName(a.box)}`;
+    case "move_leader": return `${leaderName(a.leader)} to ${boxName(a.path[a.path.length - 1])}${a.by[0] === "sea" ? " by sea" : ""}`;
+    case "reinforce_leader": return `${leaderName(a.leader)} joins the battle`;
+    case "leader_bonus": return `+1 to ${uname(a.unit)}`;
+    case "bonus_done": return "Pluses announced";
+    case "rally": return `Rally ${uname(a.unit)}`;
+    case "no_rally": return "No rally";
+    case "contain": return `Contain the enemy at ${boxName(a.box)}`;
+    case "end_combat": return "End combat";
+    case "breakout": return `Break out of ${boxName(a.box)} (one march)`;
     default: return a.type.replace(/_/g, " ");
   }
 }
@@ -388,11 +401,16 @@ function phaseWords(s, mine) {
       if (b.step === "prepare") return mine ? `Battle of ${boxName(b.box)}, round ${b.round}: retreat to a highlighted box, reinforce with a highlighted unit, or open fire.` : `preparing round ${b.round} at ${boxName(b.box)}.`;
       if (b.step === "target") return mine ? `Battle of ${boxName(b.box)}, round ${b.round}: click one of your units, then the enemy it fires at (${b.targets.length} of ${(b.units[b.firing] || []).length} assigned).` : `assigning targets at ${boxName(b.box)} (round ${b.round}).`;
       if (b.step === "promote") return mine ? `You won at ${boxName(b.box)}: click a highlighted unit to promote it, or no promotion.` : `promoting after the battle of ${boxName(b.box)}.`;
+      if (b.step === "bonus") return mine ? `Battle of ${boxName(b.box)}: give your leaders' pluses (+1 each), then announce them (A8.2).` : `announcing leader pluses at ${boxName(b.box)}.`;
+      if (b.step === "rally") return mine ? `End of a battle day at ${boxName(b.box)}: rally one routed unit, or none (A8.11).` : `rallying at ${boxName(b.box)}.`;
+      if (b.step === "rout_retreat") return mine ? `Your routed units at ${boxName(b.box)} must retreat: choose a box (A8.1).` : `routed units retreat from ${boxName(b.box)}.`;
       return "battle.";
     case "promotion": return mine ? "Promotion: click a highlighted unit to promote it, or no promotion." : "promoting.";
     case "recruit_roll": return mine ? "Roll the die for recruitment points." : "rolling for recruits.";
     case "recruitment": return mine ? `${s.recruit ? s.recruit.points : 0} recruitment point(s): click a highlighted city to recruit, or end recruitment.` : "recruiting.";
     case "replacement_roll": return mine ? "Roll for replacements (6.2)." : "rolling for replacements.";
+    case "supply": return mine ? `${boxName(s.supply_boxes[0])} is out of supply: choose the piece it loses (A2.2).` : "checking supply.";
+    case "leaders": return mine ? "Place your arriving or returning leader on a box with your units (A8.2)." : "placing a leader.";
     default: return s.phase;
   }
 }
