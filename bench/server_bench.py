@@ -32,7 +32,7 @@ import json
 import os
 import random
 import re
-import statistics
+import shutil
 import sys
 import tempfile
 import time
@@ -340,14 +340,14 @@ async def run_backend(args, backend: str) -> list[dict]:
     if backend == "postgres":
         import psycopg
         admin = args.pg_url
-        name = f"hd_bench_{uuid.uuid4().hex[:10]}"
+        db_name = f"hd_bench_{uuid.uuid4().hex[:10]}"
         with psycopg.connect(admin, autocommit=True) as c:
-            c.execute(f'CREATE DATABASE "{name}"')
-        url = admin.rsplit("/", 1)[0] + "/" + name
+            c.execute(f'CREATE DATABASE "{db_name}"')
+        url = admin.rsplit("/", 1)[0] + "/" + db_name
 
         def dropdb():
             with psycopg.connect(admin, autocommit=True) as c:
-                c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                c.execute(f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)')
     else:
         url = f"sqlite:///{tmp}/bench.sqlite3"
     srv = ServerProc(url, log_dir=Path(tmp), log_level="warning").start()
@@ -370,6 +370,10 @@ async def run_backend(args, backend: str) -> list[dict]:
         srv.stop()
         if dropdb:
             dropdb()
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            print(f"# server log and database kept in {tmp}", flush=True)
     return results
 
 
@@ -385,6 +389,7 @@ def main() -> None:
     ap.add_argument("--no-memory", action="store_true")
     ap.add_argument("--no-state", action="store_true", help="spectators ask for events without the state")
     ap.add_argument("--json", help="write all results to this file")
+    ap.add_argument("--keep", action="store_true", help="keep the server log and SQLite file")
     args = ap.parse_args()
     try:
         import uvloop
