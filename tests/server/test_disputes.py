@@ -21,7 +21,7 @@ def admins():
 
 def _admin(server, admins) -> Player:
     if server.base not in admins:
-        admins[server.base] = make_admin(server)
+        admins[server.base] = make_admin(server, cli=True)
     return admins[server.base]
 
 

@@ -21,7 +21,7 @@ def _verify(tmp_path, rec, name="game.json") -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
-def _finished_export(server, decisions=120, seed=3):
+def _finished_export(server, decisions=70, seed=3):
     a, b, gid = new_match(server.base)
     play_random(server.base, {"union": a, "confederate": b}, gid, random.Random(seed), decisions)
     if a.game(gid)["status"] == "active":

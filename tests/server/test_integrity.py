@@ -29,11 +29,9 @@ def test_edits_removals_and_reorders_in_the_database_are_found(server):
     games = []
     for seed in (1, 2, 3, 4):
         a, b, gid = new_match(server.base)
-        play_random(server.base, {"union": a, "confederate": b}, gid, random.Random(seed), 25)
+        play_random(server.base, {"union": a, "confederate": b}, gid, random.Random(seed), 16)
         games.append(gid)
     good, edited, removed, swapped = games
-    ok = run_app(server, "recheck", good)
-    assert ok.returncode == 0 and f"ok    {good}" in ok.stdout, ok.stdout + ok.stderr
 
     # an admin with database access changes a die
     seq, payload = _sql(server, "SELECT seq, payload FROM game_events WHERE game_id = :g AND type = 'roll' "
@@ -43,7 +41,7 @@ def test_edits_removals_and_reorders_in_the_database_are_found(server):
     _sql(server, "UPDATE game_events SET payload = :p WHERE game_id = :g AND seq = :s",
          p=json.dumps(payload), g=edited, s=seq)
     # ... removes an event, and swaps two
-    _sql(server, "DELETE FROM game_events WHERE game_id = :g AND seq = 20", g=removed)
+    _sql(server, "DELETE FROM game_events WHERE game_id = :g AND seq = 15", g=removed)
     for old, new in ((10, 1000), (11, 10), (1000, 11)):
         _sql(server, "UPDATE game_events SET seq = :n WHERE game_id = :g AND seq = :o", n=new, o=old, g=swapped)
 
@@ -51,7 +49,7 @@ def test_edits_removals_and_reorders_in_the_database_are_found(server):
     broken = {b["game_id"]: " ".join(b["problems"]) for b in rep["broken"]}
     assert good not in broken
     assert f"seq {seq + 1}: its prev_hash does not match the hash of seq {seq}" in broken[edited]
-    assert "events 20..20 are missing" in broken[removed]
+    assert "events 15..15 are missing" in broken[removed]
     assert "seq 10" in broken[swapped]
 
     out = run_app(server, "recheck", good, edited, removed)

@@ -43,23 +43,26 @@ def test_replay_at_every_seq_equals_the_live_state(db_url, seed):
         svc = GameService(db, inline=True)
         acc = Accounts(db, "k", 30)
         a, b = acc.register("alice", "password1", None), acc.register("bob", "password1", None)
-        gid = svc.create_game(a, "1861", [], "union", "async", False)["id"]
-        svc.join(b, gid)
         users = {"union": a, "confederate": b}
         rng = random.Random(seed)
-        live: dict[int, str] = {}
-        undos = 0
-        for _ in range(3000):
-            g = svc.get_game(gid, None)
-            live[g["seq"]] = json.dumps(g["state"], sort_keys=True)
-            if g["status"] != "active":
+        for _attempt in range(6):  # the dice come from a secret seed: now and then a game ends early
+            gid = svc.create_game(a, "1861", [], "union", "async", False)["id"]
+            svc.join(b, gid)
+            live: dict[int, str] = {}
+            undos = 0
+            for _ in range(3000):
+                g = svc.get_game(gid, None)
+                live[g["seq"]] = json.dumps(g["state"], sort_keys=True)
+                if g["status"] != "active":
+                    break
+                u = users[g["to_act"]]
+                if rng.random() < 0.08 and svc.get_game(gid, u).get("can_undo"):
+                    svc.undo(u, gid)
+                    undos += 1
+                else:
+                    svc.act(u, gid, rng.choice(svc.legal(gid, u)["actions"]))
+            if len(live) > 300:
                 break
-            u = users[g["to_act"]]
-            if rng.random() < 0.08 and svc.get_game(gid, u).get("can_undo"):
-                svc.undo(u, gid)
-                undos += 1
-            else:
-                svc.act(u, gid, rng.choice(svc.legal(gid, u)["actions"]))
         g = svc.get_game(gid, None)
         assert undos > 5
         with db.read() as s:
@@ -108,7 +111,8 @@ def test_who_may_replay(server):
 def test_dice_statistics(server):
     a, b, gid = new_match(server.base)
     play_random(server.base, {"union": a, "confederate": b}, gid, random.Random(4), 80)
-    resign(b, gid)
+    if a.game(gid)["status"] == "active":
+        resign(b, gid)
     st = httpx.get(f"{server.base}/api/games/{gid}/dice").json()["dice"]
     assert st["all"]["rolls"] == st["union"]["rolls"] + st["confederate"]["rolls"] > 0
     assert sum(st["all"]["faces"]) == st["all"]["rolls"]
