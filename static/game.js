@@ -75,6 +75,8 @@ function send(obj) {
 }
 window.addEventListener("online", () => { if (!ws || ws.readyState > 1) { clearTimeout(wsTimer); connect(); } });
 
+let legalTimer = null;
+
 function onMessage(msg, t0) {
   switch (msg.type) {
     case "snapshot":
@@ -97,7 +99,14 @@ function onMessage(msg, t0) {
       }
       if (typeof msg.seq === "number" && msg.seq !== game.seq) {
         game.seq = msg.seq;
-        if (game.legalSeq !== msg.seq) game.legal = [];   // the "legal" message follows
+        if (game.pendingLegal && game.pendingLegal.seq === msg.seq) {
+          game.legal = game.pendingLegal.actions || []; game.legalSeq = msg.seq;   // it came first
+        } else if (game.legalSeq !== msg.seq) {
+          game.legal = [];                       // the "legal" message follows; ask if it does not
+          clearTimeout(legalTimer);
+          if (isPlayer()) legalTimer = setTimeout(() => { if (game.legalSeq !== game.seq) send({ type: "legal" }); }, 500);
+        }
+        game.pendingLegal = null;
       }
       if (msg.status) game.status = msg.status;
       if ("to_act" in msg) game.toAct = msg.to_act;
@@ -110,8 +119,11 @@ function onMessage(msg, t0) {
     }
     case "legal":
       if (msg.seq === game.seq || msg.seq === undefined) {
-        game.legal = msg.actions || []; game.legalSeq = msg.seq;
+        clearTimeout(legalTimer);
+        game.legal = msg.actions || []; game.legalSeq = game.seq;
         render(t0, false);
+      } else if (msg.seq > game.seq) {
+        game.pendingLegal = msg;                 // ahead of its "events" message: keep it
       }
       break;
     case "watchers": setWatchers(msg.count, msg.online); break;
@@ -360,6 +372,7 @@ function renderStatus() {
     if (+li.dataset.turn === s.turn) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
   }
   document.body.dataset.toAct = game.toAct || "";
+  document.body.dataset.status = game.status || "";
   document.body.classList.toggle("my-turn", myTurn());
   document.title = (myTurn() ? "▶ Your turn · " : "") + document.title.replace(/^▶ Your turn · /, "");
 }

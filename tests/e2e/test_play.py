@@ -103,11 +103,13 @@ def play_generic(t: Turn, artifacts, shots):
             if legal_units.count() and "moved" not in t.log[-1:][0:1] and not t.log or t.log[-1] == "activate":
                 click_map(p, legal_units.first)
                 dest = p.locator("#map .box.legal .ctl").first
+                before = seq(p)
                 click_map(p, dest)
                 if p.locator("#actions .choice").count():
                     t.log.append("move (chooser)")
                     return t.step("move", p.locator("#actions .choice").first)
-                p.wait_for_function(f"+document.body.dataset.seq > {seq(p) - 1}")
+                # wait for the move itself: it may also close the March (nothing left to move)
+                p.wait_for_function(f"+document.body.dataset.seq > {before}")
                 t.log.append("moved")
                 ready(p)
                 return t.sync_spectator()
@@ -239,8 +241,11 @@ def test_first_game_turn_through_the_ui(server, browser, artifacts):
     turns = {side: Turn(pg, spect, logs[side]) for side, pg in pages.items()}
     for _ in range(200):
         side = data(union, "toAct") or data(confed, "toAct")
-        if data(union, "turn") == "2":
-            break
+        if data(union, "turn") == "2" or data(union, "status") == "finished":
+            break                    # the turn is over (or the dice ended the game at once)
+        if side not in pages:
+            union.wait_for_timeout(200)      # between an update's state and its legal actions
+            continue
         pg = pages[side]
         ready(pg)
         play_generic(turns[side], artifacts, shots)
