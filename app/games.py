@@ -512,9 +512,11 @@ class GameService:
                         {"union": game.union_user_id, "confederate": game.confederate_user_id})
         return ch
 
-    def _change(self, game: GameRow, entry: Entry | None, events: list[dict]) -> Change:
-        want_state, want_legal = self.wants(game.id)
-        first = events[0]["seq"] if events else game.seq + 1
+    def _change(self, game: GameRow, entry: Entry | None, events: list[dict],
+                wants: tuple[bool, bool] | None = None, first: int | None = None) -> Change:
+        want_state, want_legal = wants if wants is not None else self.wants(game.id)
+        if first is None:
+            first = events[0]["seq"] if events else game.seq + 1
         ch = Change(game.id, first, game.seq, events, game.status, game.to_act, game.result,
                     {"union": game.union_user_id, "confederate": game.confederate_user_id})
         if entry is not None:
@@ -868,16 +870,7 @@ class GameService:
             entry = self._entry(s, game) if (want_state or want_legal) else None
             rows = s.execute(_EVENTS_RANGE, {"gid": gid, "after": after, "upto": game.seq}).all()
             events = [EventRec.from_row(r).out() for r in rows]
-            ch = Change(gid, after + 1, game.seq, events, game.status, game.to_act, game.result,
-                        {"union": game.union_user_id, "confederate": game.confederate_user_id})
-            if entry is not None:
-                if want_state:
-                    ch.state_json = entry.game.state_json()
-                if want_legal:
-                    ch.legal = {side: [] for side in SIDES}
-                    if game.status == "active" and game.to_act in SIDES:
-                        ch.legal[game.to_act] = entry.game.legal_actions()
-            return ch
+            return self._change(game, entry, events, (want_state, want_legal), first=after + 1)
         return self._read(gid, fn)
 
     def current_seqs(self, gids: list[str]) -> dict[str, int]:
