@@ -627,6 +627,20 @@ class GameService:
         return self._run(gid, fn)
 
     # ---------------------------------------------------------------- commands
+    def _command_start(self, s: Connection, game: GameRow, gid: str, user: User,
+                       action_id: str | None, expected_seq: int | None):
+        """What every player command checks first: a retried action id returns its first
+        result; only a seated player of an active game, at the expected seq, goes on."""
+        dup = self._existing(s, gid, action_id, user)
+        if dup is not None:
+            return dup, None, None
+        sides = self._require_player(game, user)
+        self._require_active(game)
+        entry = self._entry(s, game)
+        if expected_seq is not None and expected_seq != game.seq:
+            raise ApiError(409, f"stale: the game is at seq {game.seq}, not {expected_seq}", "stale")
+        return None, sides, entry
+
     def act(self, user: User, gid: str, action: Any, expected_seq: int | None = None,
             action_id: str | None = None) -> dict:
         self._check_action_id(action_id)
@@ -635,15 +649,10 @@ class GameService:
                            "invalid_action")
 
         def fn(s: Connection, game: GameRow):
-            dup = self._existing(s, gid, action_id, user)
+            dup, sides, entry = self._command_start(s, game, gid, user, action_id, expected_seq)
             if dup is not None:
                 return dup
-            sides = self._require_player(game, user)
-            self._require_active(game)
-            entry = self._entry(s, game)
             g = entry.game
-            if expected_seq is not None and expected_seq != game.seq:
-                raise ApiError(409, f"stale: the game is at seq {game.seq}, not {expected_seq}", "stale")
             if g.to_act not in sides:
                 raise ApiError(409, f"it is not your turn: the {side_name(g.to_act)} player is to act",
                                "not_your_turn")
@@ -695,14 +704,9 @@ class GameService:
         self._check_action_id(action_id)
 
         def fn(s: Connection, game: GameRow):
-            dup = self._existing(s, gid, action_id, user)
+            dup, sides, entry = self._command_start(s, game, gid, user, action_id, expected_seq)
             if dup is not None:
                 return dup
-            sides = self._require_player(game, user)
-            self._require_active(game)
-            entry = self._entry(s, game)
-            if expected_seq is not None and expected_seq != game.seq:
-                raise ApiError(409, f"stale: the game is at seq {game.seq}, not {expected_seq}", "stale")
             ok, why = self.undo_info(entry.game, entry, sides)
             if not ok:
                 raise ApiError(409, why, "undo_refused")
