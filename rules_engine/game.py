@@ -20,14 +20,19 @@ from .leaders import LeaderRules
 from .data import SIDES, options_table, other
 from .dice import NoDice, ScriptedDice, SeededDice, commitment
 from .errors import IllegalAction
-from .map import SCENARIO_IDS, load_map, load_scenario
+from .map import CURRENT_DATA_VERSION, DATA_VERSIONS, load_map, load_scenario, scenario_ids
 from .movement import MovementRules
 from .options import validate_options
 from .setup import place_scenario, place_position
 from .state import OFF_MAP, Unit, canonical_json, make_counter_mix
 from .turn import TurnRules
 
-ENGINE_VERSION = 1
+#: The rules and data version new games are made with; it is written into every
+#: game's header. Version 1: the reconstructed map and the rules as first shipped.
+#: Version 2: the printed board and the rule corrections of docs/rulings.md that name
+#: it. A stored game always replays with the version it was made with
+#: (``Game.engine_version``), so a correction never rewrites a game already played.
+ENGINE_VERSION = CURRENT_DATA_VERSION
 
 
 class _ReplayDice:
@@ -50,7 +55,8 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
 
     def __init__(self, header: dict[str, Any], dice: Any):
         self.header = header
-        self.map = load_map()
+        self.engine_version = _engine_version(header)
+        self.map = load_map(self.engine_version)
         self.options = frozenset(header["options"])
         self._dice = dice
         self._recording = True
@@ -70,7 +76,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         for uid in sorted(self.units):
             u = self.units[uid]
             self._by_type.setdefault((u.side, u.type), []).append(uid)
-        self.scenario = load_scenario(header["scenario"])
+        self.scenario = load_scenario(header["scenario"], self.engine_version)
         self.turn = 1
         self.side = "union"
         self.phase = "setup"
@@ -95,6 +101,11 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self._init_leaders()                  # A8.2
         self.result: dict[str, str] | None = None
         self.rolls = 0
+
+    def rules_since(self, version: int) -> bool:
+        """True when this game plays the rules as corrected in engine ``version``;
+        older games keep the behaviour they were played with."""
+        return self.engine_version >= version
 
     def _index_map(self) -> None:
         """Facts about the map the rules ask for again and again, computed once."""
@@ -177,7 +188,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
 
     def state(self) -> dict[str, Any]:
         return {
-            "engine": ENGINE_VERSION,
+            "engine": self.engine_version,
             "scenario": self.scenario["id"],
             "options": sorted(self.options),
             "turn": self.turn,
@@ -366,9 +377,18 @@ def _kwargs_ok(fn: Any, action: dict[str, Any]) -> bool:
 
 
 # ---------------------------------------------------------------------- factories
-def _header(scenario: str, options: Any, extra: dict[str, Any]) -> dict[str, Any]:
-    return {"engine": ENGINE_VERSION, "scenario": scenario,
-            "options": validate_options(options, scenario), **extra}
+def _engine_version(header: dict[str, Any]) -> int:
+    version = header.get("engine", 1)
+    if version not in DATA_VERSIONS:
+        raise ValueError(f"this game was made by engine version {version!r}; this engine "
+                         f"plays versions {', '.join(map(str, DATA_VERSIONS))}")
+    return version
+
+
+def _header(scenario: str, options: Any, extra: dict[str, Any],
+            engine: int = ENGINE_VERSION) -> dict[str, Any]:
+    return {"engine": engine, "scenario": scenario,
+            "options": validate_options(options, scenario, engine), **extra}
 
 
 def _dice_for(seed: str | None, dice: Any) -> Any:
@@ -383,8 +403,8 @@ def new_game(scenario: str = "1861", options: Any = (), seed: str | None = None,
              dice: Any = None) -> Game:
     """A new game at the scenario's start. ``dice`` scripts the die rolls (tests)."""
     extra = {"seed_commitment": commitment(str(seed))} if dice is None and seed is not None else {}
-    if scenario not in SCENARIO_IDS:
-        raise ValueError(f"unknown scenario {scenario!r}; known: {', '.join(SCENARIO_IDS)}")
+    if scenario not in scenario_ids(ENGINE_VERSION):
+        raise ValueError(f"unknown scenario {scenario!r}; known: {', '.join(scenario_ids(ENGINE_VERSION))}")
     g = Game(_header(scenario, options, extra), _dice_for(seed, dice))
     _silently(g, lambda: place_scenario(g))
     return g
@@ -392,10 +412,12 @@ def new_game(scenario: str = "1861", options: Any = (), seed: str | None = None,
 
 def from_position(position: dict[str, Any], options: Any = (), seed: str | None = None,
                   dice: Any = None) -> Game:
-    """A game from a position (see docs/rules-api.md): any situation, mid turn."""
+    """A game from a position (see docs/rules-api.md): any situation, mid turn.
+    ``position["engine"]`` picks an older engine version (its map and rules)."""
     scenario = position.get("scenario", "1861")
     opts = position.get("options", options)
-    g = Game(_header(scenario, opts, {"position": copy.deepcopy(position)}),
+    engine = _engine_version({"engine": position.get("engine", ENGINE_VERSION)})
+    g = Game(_header(scenario, opts, {"position": copy.deepcopy(position)}, engine),
              _dice_for(seed, dice) if (seed is not None or dice is not None) else NoDice())
     _silently(g, lambda: place_position(g, position))
     return g

@@ -1,12 +1,18 @@
 """The A House Divided mapboard: boxes, transportation lines and scenario setups.
 
 The data live in ``data/map.yaml`` and ``data/scenarios/*.yaml`` beside this
-module (a reconstruction: see docs/map.md). This module loads and validates
+module (the printed board: see docs/map.md). This module loads and validates
 them once and exposes them as immutable objects.
+
+The data are versioned with the engine: a game is played on the map and setups of
+the engine version named in its header, so games stored before a change of the data
+replay and continue on the data they began with. ``data/`` holds the current
+version; ``data/v1/`` the reconstructed map that engine version 1 used.
 
 Public API::
 
-    Box, Line, Map, load_map(), load_scenario(id), SCENARIO_IDS, project(lat, lon)
+    Box, Line, Map, load_map(version), load_scenario(id, version), scenario_ids(version),
+    SCENARIO_IDS, DATA_VERSIONS, project(lat, lon)
 """
 from __future__ import annotations
 
@@ -21,10 +27,17 @@ from typing import Any, Mapping
 import yaml
 
 DATA_DIR = Path(__file__).parent / "data"
-MAP_FILE = DATA_DIR / "map.yaml"
-SCENARIO_DIR = DATA_DIR / "scenarios"
 
-SCENARIO_IDS: tuple[str, ...] = ("1861", "1861-short", "1862", "1863", "1864")
+#: Engine version -> (folder of its map.yaml and scenarios/, its scenario ids).
+#: Frozen: a version's files are never edited once games were stored with it.
+DATA_VERSIONS: dict[int, tuple[Path, tuple[str, ...]]] = {
+    1: (DATA_DIR / "v1", ("1861", "1861-short", "1862", "1863", "1864")),
+    2: (DATA_DIR, ("1861", "1861-short", "1862", "1863", "1864")),
+}
+CURRENT_DATA_VERSION = max(DATA_VERSIONS)
+
+#: The scenarios new games may use.
+SCENARIO_IDS: tuple[str, ...] = DATA_VERSIONS[CURRENT_DATA_VERSION][1]
 
 SIDES = ("union", "confederate")
 COLORS = ("union", "confederate", "neutral")
@@ -331,10 +344,24 @@ def _build_map(raw: Any) -> Map:
     return Map(boxes=boxes, lines=tuple(lines), _adjacent=adjacent, _by_pair=by_pair, _names=names)
 
 
+def _data_dir(version: int) -> Path:
+    try:
+        return DATA_VERSIONS[version][0]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown engine data version {version!r}; known: "
+                         f"{', '.join(map(str, DATA_VERSIONS))}") from None
+
+
+def scenario_ids(version: int = CURRENT_DATA_VERSION) -> tuple[str, ...]:
+    _data_dir(version)
+    return DATA_VERSIONS[version][1]
+
+
 @functools.cache
-def load_map() -> Map:
-    """The mapboard, loaded from data/map.yaml and validated (ValueError names the bad entry)."""
-    with open(MAP_FILE, encoding="utf-8") as fh:
+def load_map(version: int = CURRENT_DATA_VERSION) -> Map:
+    """The mapboard of an engine version, loaded from its map.yaml and validated
+    (ValueError names the bad entry)."""
+    with open(_data_dir(version) / "map.yaml", encoding="utf-8") as fh:
         raw = yaml.safe_load(fh)
     return _build_map(raw)
 
@@ -403,19 +430,21 @@ def _validate_scenario(sid: str, sc: Any, m: Map) -> dict:
 
 
 @functools.cache
-def _load_scenario(scenario_id: str) -> dict:
-    with open(SCENARIO_DIR / f"{scenario_id}.yaml", encoding="utf-8") as fh:
+def _load_scenario(scenario_id: str, version: int) -> dict:
+    with open(_data_dir(version) / "scenarios" / f"{scenario_id}.yaml", encoding="utf-8") as fh:
         raw = yaml.safe_load(fh)
-    return _validate_scenario(scenario_id, raw, load_map())
+    return _validate_scenario(scenario_id, raw, load_map(version))
 
 
-def load_scenario(scenario_id: str) -> dict:
-    """Parsed and validated scenario setup (box ids checked against the map).
+def load_scenario(scenario_id: str, version: int = CURRENT_DATA_VERSION) -> dict:
+    """Parsed and validated scenario setup of an engine version (box ids checked
+    against that version's map).
 
     Cached: the same dict is returned on every call, so callers must not mutate it
     (deep-copy first if they need to).
     """
     sid = str(scenario_id)
-    if sid not in SCENARIO_IDS:
-        raise KeyError(f"unknown scenario {scenario_id!r}; known: {', '.join(SCENARIO_IDS)}")
-    return _load_scenario(sid)
+    known = scenario_ids(version)
+    if sid not in known:
+        raise KeyError(f"unknown scenario {scenario_id!r}; known: {', '.join(known)}")
+    return _load_scenario(sid, version)

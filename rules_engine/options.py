@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .data import options_table
-from .map import load_scenario
+from .map import CURRENT_DATA_VERSION, load_scenario
 
 # Options the engine plays today. Choosing any other known option is refused
 # (never silently ignored) until its rules are in.
@@ -15,7 +15,7 @@ IMPLEMENTED = frozenset({"4.11", "4.12", "4.71", "4.8", "4.9", "5.2", "5.41", "5
 MARCH_ENDING_YEAR = {"11.3:1862": 1862, "11.3:1863": 1863, "11.3:1864": 1864}
 
 
-def validate_options(options: Any, scenario: str) -> list[str]:
+def validate_options(options: Any, scenario: str, engine: int = CURRENT_DATA_VERSION) -> list[str]:
     if isinstance(options, (str, bytes)) or not hasattr(options, "__iter__"):
         raise ValueError("options must be a list of option ids, e.g. [\"4.8\", \"7.5\"]")
     table = options_table()
@@ -32,10 +32,10 @@ def validate_options(options: Any, scenario: str) -> list[str]:
     endings = [o for o in chosen if o in MARCH_ENDING_YEAR]
     if len(endings) > 1:
         raise ValueError("choose at most one 03 (March) ending (11.3)")
-    start_year = load_scenario(scenario)["start"]["year"]
+    start = load_scenario(scenario, engine)["start"]
     for o in endings:
-        if MARCH_ENDING_YEAR[o] < start_year or (MARCH_ENDING_YEAR[o] == start_year and
-                                                 load_scenario(scenario)["start"]["month"] > 3):
+        if MARCH_ENDING_YEAR[o] < start["year"] or (MARCH_ENDING_YEAR[o] == start["year"] and
+                                                    start["month"] > 3):
             raise ValueError(f"the {scenario} scenario starts after 03/{MARCH_ENDING_YEAR[o]} (11.3)")
     if endings and scenario == "1861-short":
         raise ValueError("the 1861 Short Game has its own ending (11.1)")
