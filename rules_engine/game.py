@@ -118,6 +118,10 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self._a_kentucky_box = min(self._kentucky)
         self._shields = {s: [(b, box.shields[s]) for b, box in boxes.items() if box.shields.get(s)]
                          for s in SIDES}
+        # 10.0: the Union wins holding every Confederate city of value 2 or 3 at once
+        self._union_objectives = tuple(sorted(
+            b for b, box in boxes.items()
+            if box.color == "confederate" and box.shields.get("confederate", 0) >= 2))
 
     # ------------------------------------------------------------------ public API
     @property
