@@ -241,13 +241,25 @@ class MovementRules:
         u.moved, u.ent, u.dig = True, False, False
         u.frm = boxes[-2]
         u.river = self.map.line_between(boxes[-2], boxes[-1], by[-1]).crosses_river_into(boxes[-1])
-        if u.side == "confederate" and self.turn < KENTUCKY_OPENS_TURN and not self.ky_entered:
-            if any(self.map.boxes[b].color == "neutral" for b in path):
-                self.ky_entered = True                                    # 4.12 lifted
-                self._note("kentucky_entered", unit=unit)
+        self._note_kentucky_entry(u, path)
         self._place(unit, path[-1])
         if self.leaders:
             self._catch_lone_leaders()
+
+    def _note_kentucky_entry(self, u, boxes: list[str]) -> None:
+        """4.12: a Confederate unit entering (or passing through) Kentucky during 1861
+        frees the Union of the restriction at once."""
+        if u.side == "confederate" and self.turn < KENTUCKY_OPENS_TURN and not self.ky_entered:
+            if any(b in self._kentucky for b in boxes):
+                self.ky_entered = True                                    # 4.12 lifted
+                self._note("kentucky_entered", unit=u.id)
+
+    def _note_kentucky_entry_off_march(self, uid: str, box: str) -> None:
+        """4.12 says "enters", in any way (ruling R41): from engine version 2 a
+        withdrawal (5.6), retreat (5.4) or reinforcement (5.5) into Kentucky counts too;
+        version 1 counted only moves."""
+        if self.rules_since(2):
+            self._note_kentucky_entry(self.units[uid], [box])
 
     def _do_entrench(self, unit: str) -> None:
         u = self.units[unit]

@@ -369,3 +369,37 @@ def test_11_3_version_1_games_keep_sudden_death_with_a_march_ending():
     short = rules_engine.replay({"engine": 1, "scenario": "1861-short",
                                  "options": ["11.3:sudden-death"]}, [])
     assert "11.3:sudden-death" in short.options
+
+
+def kentucky_battle(engine=2, dice=(), defender=("MC",), others_union=False):
+    """09/1861, the Union attacks Confederate units in Nashville, beside Bowling Green."""
+    pos = dict(turn=3, phase="battle_choice", options=["4.12"],
+               units={"union": {"nashville": ["VI"]}, "confederate": {"nashville": list(defender)}})
+    if others_union:          # the only friendly way out of Nashville is into Kentucky
+        probe = rules_engine.from_position(position(engine=engine, **pos))
+        pos["control"] = {"union": [n for n in probe._adjacent("nashville", "confederate")
+                                    if n != "bowling_green"]}
+    g = rules_engine.from_position(position(engine=engine, **pos), dice=list(dice))
+    g.apply({"type": "fight", "box": "nashville"})
+    return g
+
+
+@pytest.mark.parametrize("engine", [2, 1])
+def test_4_12_lifted_by_a_confederate_withdrawal_into_kentucky(engine):
+    g = kentucky_battle(engine)
+    g.apply({"type": "withdraw", "to": "bowling_green"})              # 5.6
+    assert g.units_in("bowling_green", "confederate")
+    lifted = engine >= 2                    # version 1 counted only moves (ruling R41)
+    assert g.ky_entered is lifted and g._may_enter("union", "bowling_green") is lifted
+    assert any(e["type"] == "kentucky_entered" for e in g.events) is lifted
+
+
+@pytest.mark.parametrize("engine", [2, 1])
+def test_4_12_lifted_by_a_confederate_retreat_into_kentucky(engine):
+    g = kentucky_battle(engine, dice=[6, 6], defender=("MI",), others_union=True)
+    for _ in range(2):                                   # round 1: both sides miss
+        g.apply(next(a for a in g.legal_actions() if a["type"] == "target"))
+    assert g.battle["step"] == "prepare" and g.to_act == "confederate"
+    g.apply({"type": "retreat", "to": "bowling_green"})              # 5.4
+    lifted = engine >= 2
+    assert g.ky_entered is lifted and g._may_enter("union", "bowling_green") is lifted
