@@ -268,6 +268,17 @@ class MovementRules:
             u.ent, u.dig = True, False
         else:
             u.dig = True
+        if self.rules_since(2):
+            self.march_units.remove(unit)       # 4.3: instead of moving; its March is spent
+
+    def _entrenched_this_march(self, u) -> bool:
+        """4.3 (ruling R40): entrenching is "instead of moving", and outside a
+        Recruitment City its two Marches are two activations. From engine version 2 a
+        unit that entrenched (or began to) in the open March leaves that March: it
+        neither moves nor entrenches again in it. Only entrenching takes a unit still
+        in the activated box out of the March."""
+        return (self.rules_since(2) and u.loc == self.active and u.id not in self.march_units
+                and (u.dig or u.ent))
 
     def _sea_common(self, unit: str, to: str, invasion: bool) -> None:
         self.active, self.march_units = None, []
@@ -329,6 +340,10 @@ class MovementRules:
         u, err = self._unit_check(unit)
         if err:
             return err
+        if self._entrenched_this_march(u):
+            return ("Outside a Recruitment City entrenching takes two Marches: the unit "
+                    "used this one; activate its box again for the second (4.3)."
+                    if u.dig else f"{unit} is already entrenched.")
         if self.active != u.loc or unit not in self.march_units:
             return "Entrenching takes a March: activate the unit's box first (4.3)."
         if self._enemy_in(u.loc, u.side):
@@ -378,6 +393,8 @@ class MovementRules:
         u, err = self._unit_check(unit)
         if err:
             return err
+        if self._entrenched_this_march(u):
+            return (f"{unit} entrenched in this March, which it uses instead of moving (4.3).")
         if self.active is None or u.loc != self.active or unit not in self.march_units:
             return "Only units that were in the activated box may move in this March (4.0)."
         if u.m >= 2:
