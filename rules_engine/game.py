@@ -97,6 +97,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self.intervention = False             # A8.4: foreign intervention has come
         self.leader_resume: str | None = None  # A8.2: where play goes on after placing leaders
         self.contained: list[str] = []         # A4.0: ports where the two sides face off
+        self.march_spent = False               # A4.0: a March of this segment went to no break-out
         self.invaded_ports: list[str] = []     # A4.0: ports the Union took by invasion
         self._init_leaders()                  # A8.2
         self.result: dict[str, str] | None = None
@@ -187,6 +188,14 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         return self._on_map[side]
 
     def state(self) -> dict[str, Any]:
+        st = self._state_v1()
+        if self.rules_since(2):
+            st["march_spent"] = self.march_spent          # A4.0 (ruling R43)
+        return st
+
+    def _state_v1(self) -> dict[str, Any]:
+        """The state as engine version 1 wrote it: a stored game's final-state hash
+        must not change."""
         return {
             "engine": self.engine_version,
             "scenario": self.scenario["id"],

@@ -195,7 +195,7 @@ class MovementRules:
         for port in ports:
             for uid in self.at[port]:
                 u = self.units[uid]
-                if u.side != "union" or u.moved or u.m:
+                if u.side != "union" or u.moved or u.m or self._sails_from_containment(u):
                     continue
                 if sea_allowed:
                     for dest in ports:
@@ -222,8 +222,13 @@ class MovementRules:
         self.invasion = value == 6                                        # 4.7
         self.phase = "movement"
 
-    def _do_activate(self, box: str) -> None:
+    def _spend_march(self) -> None:
+        """A March of the segment goes to something other than a break-out (A4.0)."""
         self.marches -= 1
+        self.march_spent = True
+
+    def _do_activate(self, box: str) -> None:
+        self._spend_march()
         self.active = box
         self.march_units = [u for u in self.at[box] if self.units[u].side == self.side]
 
@@ -282,7 +287,7 @@ class MovementRules:
 
     def _sea_common(self, unit: str, to: str, invasion: bool) -> None:
         self.active, self.march_units = None, []
-        self.marches -= 1
+        self._spend_march()
         u = self.units[unit]
         u.m += 1
         u.moved, u.sea, u.ent, u.dig = True, True, False, False
@@ -371,6 +376,9 @@ class MovementRules:
         u, err = self._unit_check(unit)
         if err:
             return err
+        if self._sails_from_containment(u):
+            return ("Contained Union units must fight and defeat the containing garrison "
+                    "(breakout) before they leave the port (A4.0).")
         if to not in self.map.boxes or not self.map.boxes[to].port:
             return f"Units move by sea only to Port boxes ({rule})."
         if u.moved or u.m:

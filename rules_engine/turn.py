@@ -104,6 +104,7 @@ class TurnRules:
         for gid in self._garrisons:
             units[gid].fought = False                                # A5.0 garrisons
         self.leader_moves, self.sea_trips = {}, []                   # A8.2
+        self.march_spent = False                                     # A4.0
         self._note("player_turn", turn=self.turn, date=calendar.label(self.turn), side=side)
         self._start_turn_steps()
 
@@ -376,7 +377,7 @@ class TurnRules:
         u.red = False
         if self.phase == "movement":
             self.active, self.march_units = None, []
-            self.marches -= 1
+            self._spend_march()
             u.m += 1                     # recovering counts as one of its two Marches
         else:
             self.recruit["points"] -= 1

@@ -387,3 +387,37 @@ def test_6_2_units_lost_to_desertion_do_not_count_for_replacement_training():
     g.apply({"type": "target", "unit": u, "target": c})      # 1 hits; morale 1 holds
     g.apply({"type": "retreat", "to": "okolona"})            # desertion 6 + 1 - 1 > 4
     assert unit(g, c).loc == "stock" and g.csa_losses == 0
+
+
+def pensacola_contained(engine=2):
+    """Union units contained in Pensacola (a port on both the old and the printed board)."""
+    return rules_engine.from_position(
+        {"engine": engine, "scenario": "1861", "turn": 3, "side": "union", "phase": "movement",
+         "marches": 3, "contained": ["pensacola"],
+         "units": {"union": {"pensacola": ["VI"], "washington": ["MI"]},
+                   "confederate": {"pensacola": ["MI"]}}}, options=["A4.0"])
+
+
+def test_a4_0_the_break_out_comes_at_the_beginning_of_the_movement_segment():
+    g = pensacola_contained()
+    breakout = {"type": "breakout", "box": "pensacola"}
+    assert breakout in g.legal_actions()
+    g.apply({"type": "activate", "box": "washington"})       # another March first
+    reason = refused(g, breakout, "(A4.0)")
+    assert "beginning of the Movement Segment" in reason
+
+
+def test_a4_0_contained_union_units_may_not_leave_by_sea():
+    g = pensacola_contained()
+    vi = uid(g, "pensacola", "VI", "union")
+    assert not any(a["type"] == "sea_move" and a["unit"] == vi for a in g.legal_actions())
+    refused(g, {"type": "sea_move", "unit": vi, "to": "washington"}, "(A4.0)")
+
+
+def test_a4_0_version_1_games_keep_the_break_out_any_time_and_sailing_away():
+    g = pensacola_contained(engine=1)
+    vi = uid(g, "pensacola", "VI", "union")
+    assert {"type": "sea_move", "unit": vi, "to": "washington"} in g.legal_actions()
+    g.apply({"type": "activate", "box": "washington"})
+    assert {"type": "breakout", "box": "pensacola"} in g.legal_actions()
+    assert "march_spent" not in g.state()          # a version-1 state is written as before
