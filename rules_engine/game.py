@@ -62,6 +62,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self._recording = True
         self.events: list[dict[str, Any]] = []
         self._legal: list[dict] | None = None
+        self._reverted = False                 # a cavalry hold lapsed during this action (8.0)
         self._undo_floor = 0
         # --- the state proper (serialised by state()) ---
         self._index_map()
@@ -300,6 +301,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
             del self.control[box]
             self._control_changed()
             self._note("control_reverts", box=box)
+            self._reverted = self.rules_since(2)       # judged once the action is done (R45)
 
     def occupied_boxes(self) -> list[str]:
         return sorted(self._occupied)

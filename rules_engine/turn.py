@@ -58,6 +58,10 @@ class TurnRules:
     def _advance(self) -> None:
         """Carry out everything that needs no decision, until someone must decide."""
         while self.result is None:
+            if self._reverted:
+                self._reverted = False
+                self._judge_reverted_control()
+                continue
             if self.phase == "movement" and self._movement_auto():
                 continue
             if self.phase == "battle_choice" and not self._battle_choice_legal():
@@ -223,6 +227,16 @@ class TurnRules:
         self.phase = "over"
         self.battle = None
         self._note("game_over", winner=winner, reason=reason)
+
+    def _judge_reverted_control(self) -> None:
+        """8.0, 10.0 (ruling R45): cavalry alone hold a box only while there; the instant
+        they leave it reverts, a change of control like a capture, and a victory
+        condition it fulfils "stops play immediately" (10.0), not at the end of the
+        Combat Segment. With 10.1 the Confederate conditions still wait for the end of
+        the Union Player Turn."""
+        if "10.1" not in self.options and self._check_confederate_victory():
+            return
+        self._check_union_victory()
 
     def _check_union_victory(self) -> bool:
         if all(self.controller(b) == "union" for b in UNION_OBJECTIVES):
