@@ -273,7 +273,7 @@ class MovementRules:
             u.ent, u.dig = True, False
         else:
             u.dig = True
-        if self.rules_since(2):
+        if self.rules_since(2) and unit in self.march_units:
             self.march_units.remove(unit)       # 4.3: instead of moving; its March is spent
 
     def _entrenched_this_march(self, u) -> bool:
