@@ -192,7 +192,8 @@ class AdvancedRules:
     def _breakout_refusal(self, box: Any) -> str | None:
         """Why no break-out battle may be fought in ``box`` now; None if it may."""
         if self.side != "union" or box not in self.contained:
-            return "Only Union units contained in a port break out, in the Union Movement Segment (A4.0)."
+            return ("Only Union units contained in a port break out, in the Union "
+                    "Movement Segment (A4.0).")
         if self.marches < 1:
             return "The break-out battle consumes a March, and you have none left (A4.0)."
         if self.rules_since(2) and self.march_spent:

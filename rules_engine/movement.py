@@ -259,7 +259,7 @@ class MovementRules:
                 self.ky_entered = True                                    # 4.12 lifted
                 self._note("kentucky_entered", unit=u.id)
 
-    def _note_kentucky_entry_off_march(self, uid: str, box: str) -> None:
+    def _note_kentucky_entry_from_battle(self, uid: str, box: str) -> None:
         """4.12 says "enters", in any way (ruling R41): from engine version 2 a
         withdrawal (5.6), retreat (5.4) or reinforcement (5.5) into Kentucky counts too;
         version 1 counted only moves."""

@@ -397,8 +397,8 @@ def test_the_defender_who_wins_promotes_too_6_0():
 # 8.0 / 10.0 (ruling R45), on boxes of both boards: Union cavalry alone hold Nashville,
 # and the Army Maximum Sizes are level while they do.
 def cavalry_leaves_nashville(engine=2, options=()):
-    pos = {"engine": engine, "options": list(options), "scenario": "1861", "turn": 3, "side": "union", "phase": "movement",
-           "marches": 2, "cav_only": ["nashville"], "control": {"union": ["nashville"]},
+    pos = {"engine": engine, "options": list(options), "scenario": "1861", "turn": 3,
+           "side": "union", "phase": "movement", "marches": 2, "cav_only": ["nashville"], "control": {"union": ["nashville"]},
            "units": {"union": {"nashville": ["MC"], "mobile": ["MI"]},
                      "confederate": {"richmond": ["MI"]}}}
     probe = rules_engine.from_position(pos)
@@ -425,7 +425,7 @@ def test_a_victory_given_by_a_cavalry_reversion_stops_play_at_once_8_0_10_0():
 def test_version_1_games_judge_a_cavalry_reversion_at_the_end_of_the_combat_segment_8_0():
     g = cavalry_leaves_nashville(engine=1)
     assert g.controller("nashville") == "confederate" and g.result is None
-    g.apply({"type": "end_movement"})        # capturing Mobile levels the sizes again
+    g.apply({"type": "end_movement"})        # capturing Mobile undoes the Confederate lead
     assert g.controller("mobile") == "union" and g.result is None
 
 
