@@ -28,8 +28,12 @@ class Destination:
     scheme: str
     host: str         # the name to send as Host and to check the certificate against
     port: int
-    address: str      # the checked address to connect to
+    addresses: tuple[str, ...]   # the checked addresses to connect to, in resolver order
     allowed_by_operator: bool
+
+    @property
+    def address(self) -> str:
+        return self.addresses[0]
 
 
 def system_resolver(host: str, port: int) -> list[str]:
@@ -71,5 +75,5 @@ def check_url(url: str, allow_hosts: Iterable[str] = (), resolve: Resolver = sys
                 raise BlockedDestination(
                     f"{host!r} is a private, local or reserved address ({address}); notices go "
                     "only to public addresses")
-    return Destination(url=url, scheme=parts.scheme, host=host, port=port, address=addresses[0],
-                       allowed_by_operator=allowed)
+    return Destination(url=url, scheme=parts.scheme, host=host, port=port,
+                       addresses=tuple(dict.fromkeys(addresses)), allowed_by_operator=allowed)

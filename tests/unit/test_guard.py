@@ -133,3 +133,63 @@ async def test_every_answer_carries_the_security_headers():
     assert r.headers["x-content-type-options"] == "nosniff"
     assert r.headers["referrer-policy"] == "same-origin"
     assert r.headers["x-frame-options"] == "SAMEORIGIN"          # an answer's own header wins
+
+
+# ------------------------------------------------------------------ outbound, real listeners
+import http.server
+import threading
+
+
+class _Recorder(http.server.BaseHTTPRequestHandler):
+    hits: list = []
+    redirect_to: str | None = None
+
+    def do_POST(self):
+        length = int(self.headers.get("content-length") or 0)
+        type(self).hits.append((self.headers.get("host"), self.rfile.read(length)))
+        if type(self).redirect_to:
+            self.send_response(302)
+            self.send_header("Location", type(self).redirect_to)
+            self.end_headers()
+            return
+        body = b"secret internal page"
+        self.send_response(200)
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def listener():
+    _Recorder.hits, _Recorder.redirect_to = [], None
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield srv.server_address[1]
+    srv.shutdown()
+
+
+def test_a_loopback_listener_is_never_reached(listener):
+    from app.guard.outbound import DeliveryFailed, post_json
+    for url in (f"http://127.0.0.1:{listener}/x", f"http://localhost:{listener}/x",
+                f"http://2130706433:{listener}/x"):
+        with pytest.raises(DeliveryFailed, match="public addresses"):
+            post_json(url, {"a": 1})
+    assert _Recorder.hits == []
+
+
+def test_an_allowed_host_gets_the_post_and_the_answer_stays_hidden(listener):
+    from app.guard.outbound import post_json
+    got = post_json(f"http://localhost:{listener}/hook", {"a": 1}, allow_hosts=["localhost"])
+    assert got.status == 200 and not hasattr(got, "text")
+    assert _Recorder.hits == [(f"localhost:{listener}", b'{"a":1}')]
+
+
+def test_a_redirect_to_a_private_address_is_refused(listener):
+    from app.guard.outbound import DeliveryFailed, post_json
+    _Recorder.redirect_to = f"http://127.0.0.1:{listener}/elsewhere"
+    with pytest.raises(DeliveryFailed, match="public addresses"):
+        post_json(f"http://localhost:{listener}/hook", {"a": 1}, allow_hosts=["localhost"])
+    assert len(_Recorder.hits) == 1
