@@ -1,0 +1,210 @@
+"""How good a position is for one side: the computer player's judgement.
+
+Scores are in "unit" points from the Union's view (a Veteran Infantry is worth
+about 3) and negated for the Confederacy. Only public state is read: units,
+control, Army Maximums, the map."""
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from ..data import unit_type
+from ..game import Game
+
+WIN = 10_000.0
+CAPITAL = "washington"
+
+# Worth of a piece: its Combat Value, Crack Infantry more (5.32), cavalry a bit
+# more than its fire for its speed and the boxes it screens.
+_WORTH = {"MI": 2.0, "VI": 3.0, "CI": 4.0, "MC": 1.5, "VC": 2.5, "CC": 3.5, "CD": 2.0}
+
+
+_DISTANCES: dict[int, tuple[Any, dict]] = {}
+
+
+def distances(game_map: Any) -> dict[str, dict[str, int]]:
+    """Steps between every two boxes along any line, computed once per map (the
+    map object is kept alongside, so its id cannot be reused)."""
+    cached = _DISTANCES.get(id(game_map))
+    if cached is None:
+        cached = _DISTANCES[id(game_map)] = (game_map, _all_distances(game_map))
+    return cached[1]
+
+
+def _all_distances(game_map: Any) -> dict[str, dict[str, int]]:
+    out = {}
+    for start in game_map.boxes:
+        seen = {start: 0}
+        todo = deque([start])
+        while todo:
+            box = todo.popleft()
+            for nxt, _line in game_map.neighbours(box):
+                if nxt not in seen:
+                    seen[nxt] = seen[box] + 1
+                    todo.append(nxt)
+        out[start] = seen
+    return out
+
+
+def worth(unit: Any) -> float:
+    value = _WORTH.get(unit.type, unit_type(unit.type)["combat"])
+    if unit.red:
+        value *= 0.6
+    if unit.ent:
+        value *= 1.25
+    return value
+
+
+class Weights:
+    """The knobs of the evaluation; the simple one is the greedy baseline's."""
+
+    def __init__(self, amax: float = 2.0, objective: float = 5.0, material: float = 1.0,
+                 advance: float = 0.15, threat: float = 1.0, capital: float = 4.0):
+        self.amax, self.objective, self.material = amax, objective, material
+        self.advance, self.threat, self.capital = advance, threat, capital
+
+
+FULL = Weights()
+SIMPLE = Weights(advance=0.0, threat=0.0, capital=0.0)
+
+
+def evaluate(game: Game, side: str, weights: Weights = FULL) -> float:
+    """Score of the position for ``side`` (higher is better)."""
+    score = _union_score(game, weights)
+    return score if side == "union" else -score
+
+
+def _union_score(game: Game, w: Weights) -> float:
+    if game.result is not None:
+        return WIN if game.result["winner"] == "union" else -WIN
+    strength = _strength_by_box(game)
+    owner = _projected_owner(game, strength)
+    amax = _projected_amax(game, owner)
+    score = w.amax * (amax["union"] - amax["confederate"])
+    if amax["confederate"] > amax["union"]:
+        score -= 50.0                          # 10.0: the South would win at once
+    held = sum(owner.get(b, 0.0) for b in game._union_objectives)
+    score += w.objective * held + (20.0 if held > 6.5 else 0.0)
+    score += w.material * _material(game, strength)
+    if w.advance:
+        score += w.advance * _advance(game, owner)
+    if w.threat:
+        score -= w.threat * _threats(game, strength, owner, "union")
+        score += w.threat * _threats(game, strength, owner, "confederate")
+    if w.capital:
+        score -= w.capital * _capital_danger(game, strength)
+    return score
+
+
+def _strength_by_box(game: Game) -> dict[str, dict[str, float]]:
+    """Total worth of each side's pieces in every occupied box."""
+    out: dict[str, dict[str, float]] = {}
+    units = game.units
+    for box in game.occupied_boxes():
+        cell = {"union": 0.0, "confederate": 0.0}
+        for uid in game.at[box]:
+            u = units[uid]
+            cell[u.side] += worth(u)
+        out[box] = cell
+    return out
+
+
+def _win_chance(mine: float, theirs: float, defending: bool) -> float:
+    if defending:
+        mine *= 1.3                            # fires first, often entrenched
+    else:
+        theirs *= 1.3
+    return mine / (mine + theirs) if mine + theirs else 0.5
+
+
+def _projected_owner(game: Game, strength: dict) -> dict[str, float]:
+    """Union share (0..1) of each box's control once the moving side's combat is
+    over: boxes the mover alone holds change hands (8.0), battles by the odds."""
+    mover = game.side
+    owner = {}
+    for box in game.map.boxes:
+        c = game.controller(box)
+        owner[box] = 1.0 if c == "union" else 0.0
+    for box, cell in strength.items():
+        u, c = cell["union"], cell["confederate"]
+        if u and c:
+            p_union = _win_chance(u, c, defending=(mover != "union"))
+            mover_wins = p_union if mover == "union" else 1.0 - p_union
+            taken = 1.0 if mover == "union" else 0.0
+            owner[box] = mover_wins * taken + (1.0 - mover_wins) * owner[box]
+        elif (u and mover == "union") or (c and mover == "confederate"):
+            owner[box] = 1.0 if u else 0.0
+    return owner
+
+
+def _projected_amax(game: Game, owner: dict[str, float]) -> dict[str, float]:
+    out = {}
+    for side in ("union", "confederate"):
+        now = game.army_maximum(side)
+        delta = 0.0
+        for box, value in game._shields[side]:
+            share = owner[box] if side == "union" else 1.0 - owner[box]
+            if box in game._kentucky and game.controller(box) is None and share == 0.0:
+                continue
+            held = 1.0 if game.controller(box) == side else 0.0
+            delta += value * (share - held)
+        out[side] = now + delta
+    return out
+
+
+def _material(game: Game, strength: dict) -> float:
+    total = 0.0
+    mover = game.side
+    for cell in strength.values():
+        u, c = cell["union"], cell["confederate"]
+        if u and c:
+            p = _win_chance(u, c, defending=(mover != "union"))
+            u *= 0.5 + 0.5 * p                  # a battle costs the loser more
+            c *= 0.5 + 0.5 * (1.0 - p)
+        total += u - c
+    return total
+
+
+def _advance(game: Game, owner: dict[str, float]) -> float:
+    """The Union must go and take the seven cities (10.0): reward units near the
+    ones it does not hold yet, weighted by their distance."""
+    targets = [b for b in game._union_objectives if owner[b] < 0.5]
+    if not targets:
+        return 0.0
+    dist = distances(game.map)
+    score = 0.0
+    units = game.units
+    for box in game.occupied_boxes():
+        row = dist[box]
+        near = min(row.get(t, 99) for t in targets)
+        pull = max(0, 8 - near)
+        if pull:
+            score += pull * sum(worth(units[u]) for u in game.at[box] if units[u].side == "union")
+    return score
+
+
+def _threats(game: Game, strength: dict, owner: dict, side: str) -> float:
+    """Recruitment cities of ``side`` the enemy could take next turn: enemy
+    strength next door against the defenders, times the city's value."""
+    enemy = "confederate" if side == "union" else "union"
+    danger = 0.0
+    for box, value in game._shields[side]:
+        share = owner[box] if side == "union" else 1.0 - owner[box]
+        if share < 0.5:
+            continue
+        mine = strength.get(box, {}).get(side, 0.0) * 1.3
+        near = sum(strength[n][enemy] for n, _ in game.map.neighbours(box) if n in strength)
+        if near > mine:
+            danger += value * min(1.0, (near - mine) / (near + 1.0))
+    return danger
+
+
+def _capital_danger(game: Game, strength: dict) -> float:
+    """Losing Washington loses the game (10.0)."""
+    mine = strength.get(CAPITAL, {}).get("union", 0.0) * 1.5
+    near = sum(strength[n]["confederate"] for n, _ in game.map.neighbours(CAPITAL)
+               if n in strength)
+    near += strength.get(CAPITAL, {}).get("confederate", 0.0)
+    if near <= mine:
+        return 0.0
+    return 10.0 * min(1.0, (near - mine) / (near + 1.0))

@@ -1,0 +1,119 @@
+"""The computer player's own copy of a game: rebuilt from the public record
+(header and events) and so never holding the dice seed.
+
+The copy is kept in step with the real game by applying the new recorded actions
+with the recorded die values; lookahead works on clones given dice the player
+samples itself."""
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from ..game import Game, replay
+from ..state import Unit
+
+# Parts of a Game that never change during play, shared by every clone.
+_SHARED = ("map", "scenario", "header", "options")
+
+
+class SampledDice:
+    """Dice the computer player rolls for its own simulations."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def roll(self) -> int:
+        return self.rng.randint(1, 6)
+
+
+class _RecordedDice:
+    """Feeds the shadow game the die values the real game recorded."""
+
+    def __init__(self) -> None:
+        self.values: list[int] = []
+
+    def roll(self) -> int:
+        if not self.values:
+            raise RuntimeError("the shadow game needs a die the record does not hold")
+        return self.values.pop(0)
+
+
+class Shadow:
+    """A seedless copy of a game, followed event by event."""
+
+    def __init__(self, header: dict[str, Any], events: list[dict[str, Any]]):
+        self.header = header
+        self.game = replay(header, events)
+        self.game._recording = False       # the copy needs the state, not a second log
+        self.game.events = []
+        self.seen = len(events)
+
+    def sync(self, events: list[dict[str, Any]]) -> Game:
+        """Apply the actions recorded since the last call, with their recorded dice."""
+        if len(events) < self.seen:                    # taken back: rebuild
+            self.__init__(self.header, events)
+            return self.game
+        new = events[self.seen:]
+        self.seen = len(events)
+        for i, event in enumerate(new):
+            if event["type"] != "action":
+                continue
+            dice = _RecordedDice()
+            for later in new[i + 1:]:
+                if later["type"] == "action":
+                    break
+                if later["type"] == "roll":
+                    dice.values.append(later["value"])
+            self.game._dice = dice
+            self.game._execute(event["action"])
+            self.game._legal = None
+        return self.game
+
+
+def clone(game: Game, dice: Any) -> Game:
+    """A copy of a (seedless) game that rolls with ``dice`` and keeps no log.
+
+    A hand-written copy: ``copy.deepcopy`` cannot copy the map and is several
+    times slower, and the search copies a game for every choice it weighs."""
+    new = object.__new__(type(game))
+    state = {}
+    for key, value in game.__dict__.items():
+        if key in _SHARED:
+            state[key] = value
+        elif key == "_dice":
+            state[key] = dice
+        elif key == "events":
+            state[key] = []
+        else:
+            state[key] = _copy(value)
+    new.__dict__ = state
+    new._recording = False
+    return new
+
+
+_ATOMS = (str, int, float, bool, type(None), frozenset)
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of plain data and Unit pieces."""
+    if isinstance(value, _ATOMS):
+        return value
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [v if isinstance(v, _ATOMS) else _copy(v) for v in value]
+    if isinstance(value, set):
+        return set(value)
+    if isinstance(value, tuple):
+        return tuple(_copy(v) for v in value)
+    if isinstance(value, Unit):
+        return _copy_unit(value)
+    return copy.deepcopy(value)
+
+
+def _copy_unit(unit: Unit) -> Unit:
+    new = object.__new__(Unit)
+    for slot in Unit.__slots__:
+        setattr(new, slot, getattr(unit, slot))
+    return new
