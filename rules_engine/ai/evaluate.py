@@ -117,38 +117,50 @@ def _win_chance(mine: float, theirs: float, defending: bool) -> float:
     return mine / (mine + theirs) if mine + theirs else 0.5
 
 
-def _projected_owner(game: Game, strength: dict) -> dict[str, float]:
+class _Owner(dict):
     """Union share (0..1) of each box's control once the moving side's combat is
-    over: boxes the mover alone holds change hands (8.0), battles by the odds."""
-    mover = game.side
-    owner = {}
-    for box in game.map.boxes:
-        c = game.controller(box)
-        owner[box] = 1.0 if c == "union" else 0.0
-    for box, cell in strength.items():
-        u, c = cell["union"], cell["confederate"]
-        if u and c:
-            p_union = _win_chance(u, c, defending=(mover != "union"))
-            mover_wins = p_union if mover == "union" else 1.0 - p_union
-            taken = 1.0 if mover == "union" else 0.0
-            owner[box] = mover_wins * taken + (1.0 - mover_wins) * owner[box]
-        elif (u and mover == "union") or (c and mover == "confederate"):
-            owner[box] = 1.0 if u else 0.0
-    return owner
+    over: boxes the mover alone holds change hands (8.0), battles go by the odds.
+    Only occupied boxes are stored; the rest keep their controller."""
+
+    def __init__(self, game: Game, strength: dict):
+        super().__init__()
+        self.game = game
+        mover = game.side
+        for box, cell in strength.items():
+            u, c = cell["union"], cell["confederate"]
+            if u and c:
+                p_union = _win_chance(u, c, defending=(mover != "union"))
+                mover_wins = p_union if mover == "union" else 1.0 - p_union
+                taken = 1.0 if mover == "union" else 0.0
+                self[box] = mover_wins * taken + (1.0 - mover_wins) * self._now(box)
+            elif (u and mover == "union") or (c and mover == "confederate"):
+                self[box] = 1.0 if u else 0.0
+
+    def _now(self, box: str) -> float:
+        return 1.0 if self.game.controller(box) == "union" else 0.0
+
+    def __missing__(self, box: str) -> float:
+        return self._now(box)
+
+
+def _projected_owner(game: Game, strength: dict) -> dict[str, float]:
+    return _Owner(game, strength)
 
 
 def _projected_amax(game: Game, owner: dict[str, float]) -> dict[str, float]:
+    """Army Maximums (7.1) once the projected captures are made."""
     out = {}
     for side in ("union", "confederate"):
-        now = game.army_maximum(side)
         delta = 0.0
         for box, value in game._shields[side]:
-            share = owner[box] if side == "union" else 1.0 - owner[box]
-            if box in game._kentucky and game.controller(box) is None and share == 0.0:
+            if box not in owner:
                 continue
-            held = 1.0 if game.controller(box) == side else 0.0
-            delta += value * (share - held)
-        out[side] = now + delta
+            share = owner[box] if side == "union" else 1.0 - owner[box]
+            controller = game.controller(box)
+            if controller is None and share == 0.0:
+                continue                            # Kentucky stays neutral
+            delta += value * (share - (1.0 if controller == side else 0.0))
+        out[side] = game.army_maximum(side) + delta
     return out
 
 
@@ -187,15 +199,22 @@ def _threats(game: Game, strength: dict, owner: dict, side: str) -> float:
     """Recruitment cities of ``side`` the enemy could take next turn: enemy
     strength next door against the defenders, times the city's value."""
     enemy = "confederate" if side == "union" else "union"
+    near: dict[str, float] = {}
+    for box, cell in strength.items():
+        if cell[enemy]:
+            for n, _line in game.map.neighbours(box):
+                near[n] = near.get(n, 0.0) + cell[enemy]
     danger = 0.0
     for box, value in game._shields[side]:
+        attackers = near.get(box)
+        if not attackers:
+            continue
         share = owner[box] if side == "union" else 1.0 - owner[box]
         if share < 0.5:
             continue
         mine = strength.get(box, {}).get(side, 0.0) * 1.3
-        near = sum(strength[n][enemy] for n, _ in game.map.neighbours(box) if n in strength)
-        if near > mine:
-            danger += value * min(1.0, (near - mine) / (near + 1.0))
+        if attackers > mine:
+            danger += value * min(1.0, (attackers - mine) / (attackers + 1.0))
     return danger
 
 

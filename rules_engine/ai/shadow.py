@@ -8,13 +8,20 @@ from __future__ import annotations
 
 import copy
 import random
+from operator import attrgetter
 from typing import Any
 
 from ..game import Game, replay
 from ..state import Unit
 
-# Parts of a Game that never change during play, shared by every clone.
-_SHARED = ("map", "scenario", "header", "options")
+# Parts of a Game that never change during play, shared by every clone: the map,
+# the setup and the indexes built from them. ``_legal`` is only ever replaced,
+# never changed in place, so clones share it too. (The shadow tests compare a
+# followed copy with the real game after whole games, which would catch a part
+# that started to change.)
+_SHARED = frozenset(("map", "scenario", "header", "options", "engine_version", "_legal",
+                     "_ports", "_cities", "_default_owner", "_kentucky", "_a_kentucky_box",
+                     "_shields", "_union_objectives", "_by_type", "_garrisons"))
 
 
 class SampledDice:
@@ -85,6 +92,10 @@ def clone(game: Game, dice: Any) -> Game:
             state[key] = dice
         elif key == "events":
             state[key] = []
+        elif key == "units":
+            state[key] = {uid: _copy_unit(u) for uid, u in value.items()}
+        elif key == "at":
+            state[key] = {box: list(uids) for box, uids in value.items()}
         else:
             state[key] = _copy(value)
     new.__dict__ = state
@@ -112,8 +123,12 @@ def _copy(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
+_SLOTS = Unit.__slots__
+_GET_SLOTS = attrgetter(*_SLOTS)
+
+
 def _copy_unit(unit: Unit) -> Unit:
     new = object.__new__(Unit)
-    for slot in Unit.__slots__:
-        setattr(new, slot, getattr(unit, slot))
+    for slot, value in zip(_SLOTS, _GET_SLOTS(unit)):
+        setattr(new, slot, value)
     return new
