@@ -33,17 +33,19 @@ def play_game(players: dict[str, Any], scenario: str, options: list[str], seed: 
 
 
 def play_match(a: str, b: str, games: int, scenario: str = "1861",
-               options: list[str] | None = None, seed: str = "match") -> dict[str, Any]:
-    """``games`` games of level ``a`` against level ``b``; ``a`` is the Union in
-    even-numbered games and the Confederacy in odd ones. The results depend on
-    the seed alone; only the timings vary from run to run."""
+               options: list[str] | None = None, seed: str = "match",
+               first: int = 0) -> dict[str, Any]:
+    """``games`` games of level ``a`` against level ``b``, numbered from ``first``;
+    ``a`` is the Union in even-numbered games and the Confederacy in odd ones.
+    Game i depends on the seed and i alone (so a long match can be split into
+    parts run side by side); only the timings vary from run to run."""
     options = list(options or [])
     names = {"a": a, "b": b}
     wins = {"a": 0, "b": 0}
     by_side = {"a": {"union": 0, "confederate": 0}, "b": {"union": 0, "confederate": 0}}
     unfinished = 0
     clocks: dict[str, dict[str, list[float]]] = {"a": {}, "b": {}}
-    for i in range(games):
+    for i in range(first, first + games):
         sides = ("a", "b") if i % 2 == 0 else ("b", "a")
         seat = dict(zip(("union", "confederate"), sides))
         players = {side: make_player(names[who], f"{seed}/{i}/{who}") for side, who in seat.items()}
@@ -60,7 +62,7 @@ def play_match(a: str, b: str, games: int, scenario: str = "1861",
         wins[winner] += 1
         by_side[winner][g.result["winner"]] += 1
     return {"a": a, "b": b, "scenario": scenario, "options": options, "seed": seed,
-            "games": games, "wins": wins, "wins_by_side": by_side, "unfinished": unfinished,
+            "games": games, "first": first, "wins": wins, "wins_by_side": by_side, "unfinished": unfinished,
             "seconds_per_decision": {who: _timing(clocks[who].get("all", [])) for who in ("a", "b")}}
 
 
