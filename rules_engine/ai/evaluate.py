@@ -59,13 +59,15 @@ class Weights:
     """The knobs of the evaluation; the simple one is the greedy baseline's."""
 
     def __init__(self, amax: float = 2.0, objective: float = 5.0, material: float = 1.0,
-                 advance: float = 0.15, threat: float = 1.0, capital: float = 4.0):
+                 advance: float = 0.15, threat: float = 1.0, capital: float = 4.0,
+                 siege: float = 3.0):
         self.amax, self.objective, self.material = amax, objective, material
         self.advance, self.threat, self.capital = advance, threat, capital
+        self.siege = siege
 
 
 FULL = Weights()
-SIMPLE = Weights(advance=0.0, threat=0.0, capital=0.0)
+SIMPLE = Weights(advance=0.0, threat=0.0, capital=0.0, siege=0.0)
 
 
 def evaluate(game: Game, side: str, weights: Weights = FULL) -> float:
@@ -91,6 +93,8 @@ def _union_score(game: Game, w: Weights) -> float:
     if w.threat:
         score -= w.threat * _threats(game, strength, owner, "union")
         score += w.threat * _threats(game, strength, owner, "confederate")
+    if w.siege:
+        score += w.siege * _siege(game, strength, owner)
     if w.capital:
         score -= w.capital * _capital_danger(game, strength)
     return score
@@ -110,10 +114,13 @@ def _strength_by_box(game: Game) -> dict[str, dict[str, float]]:
 
 
 def _win_chance(mine: float, theirs: float, defending: bool) -> float:
+    """Rough odds of a battle: fire is exchanged round after round, so the
+    larger force wins more often than its share of the strength."""
     if defending:
         mine *= 1.3                            # fires first, often entrenched
     else:
         theirs *= 1.3
+    mine, theirs = mine * mine, theirs * theirs
     return mine / (mine + theirs) if mine + theirs else 0.5
 
 
@@ -195,9 +202,24 @@ def _advance(game: Game, owner: dict[str, float]) -> float:
     return score
 
 
+def _siege(game: Game, strength: dict, owner: dict) -> float:
+    """Union forces gathered next to an objective it does not hold, measured
+    against its defenders: an attack needs a strong stack first."""
+    score = 0.0
+    for target in game._union_objectives:
+        if owner[target] >= 0.5:
+            continue
+        defenders = strength.get(target, {}).get("confederate", 0.0)
+        near = sum(strength[n]["union"] for n, _ in game.map.neighbours(target) if n in strength)
+        if near:
+            score += min(1.0, near / (1.5 * defenders + 2.0))
+    return score
+
+
 def _threats(game: Game, strength: dict, owner: dict, side: str) -> float:
-    """Recruitment cities of ``side`` the enemy could take next turn: enemy
-    strength next door against the defenders, times the city's value."""
+    """Recruitment cities of ``side`` (and, for the Union, the objectives it holds)
+    the enemy could take next turn: enemy strength next door against the
+    defenders, times the city's value."""
     enemy = "confederate" if side == "union" else "union"
     near: dict[str, float] = {}
     for box, cell in strength.items():
@@ -205,7 +227,10 @@ def _threats(game: Game, strength: dict, owner: dict, side: str) -> float:
             for n, _line in game.map.neighbours(box):
                 near[n] = near.get(n, 0.0) + cell[enemy]
     danger = 0.0
-    for box, value in game._shields[side]:
+    cities = list(game._shields[side])
+    if side == "union":
+        cities += [(b, 3) for b in game._union_objectives]
+    for box, value in cities:
         attackers = near.get(box)
         if not attackers:
             continue

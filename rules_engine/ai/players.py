@@ -38,13 +38,17 @@ class SearchPlayer(Player):
 
     samples: simulated dice per action that rolls (battles, marches, recruits);
     lookahead: width of the second look after activating a box, whose worth is
-    that of the best move it allows; noise: chance of a random action (easy)."""
+    that of the best move it allows; noise: chance of a random action (easy);
+    stacks: judge a move as the move of every unit of its box that can follow it
+    to the same place (one unit alone rarely wins a battle a stack would win)."""
 
     def __init__(self, seed: Any = 0, name: str = "search", weights: Weights = FULL,
-                 samples: int = 1, lookahead: int = 0, noise: float = 0.0):
+                 samples: int = 1, lookahead: int = 0, noise: float = 0.0,
+                 stacks: bool = False):
         super().__init__(seed)
         self.name, self.weights = name, weights
         self.samples, self.lookahead, self.noise = samples, lookahead, noise
+        self.stacks = stacks
         self.shadow: Shadow | None = None
 
     def choose(self, game: Game) -> dict[str, Any]:
@@ -65,7 +69,7 @@ class SearchPlayer(Player):
 
     def _mirror(self, game: Game) -> Game:
         """The seedless copy of ``game``, brought up to date from its record."""
-        if self.shadow is None or self.shadow.header is not game.header:
+        if self.shadow is None or not self.shadow.follows(game.header, game.events):
             self.shadow = Shadow(game.header, game.events)
         base = self.shadow.sync(game.events)
         base.legal_actions()                          # cached, so clones inherit it
@@ -83,19 +87,47 @@ class SearchPlayer(Player):
             if lookahead and action["type"] == "activate" and g.to_act == side:
                 total += self._best_follow_up(g, side, lookahead)
             else:
+                if self.stacks and action["type"] == "move":
+                    _move_stack(g, action, base.units[action["unit"]].loc)
                 total += evaluate(g, side, self.weights)
             if g.rolls == base.rolls:                 # no dice: one look is enough
                 return total / n
         return total / self.samples
 
     def _best_follow_up(self, g: Game, side: str, width: int) -> float:
-        follow = g.legal_actions()
-        self.rng.shuffle(follow)
-        moves = [a for a in follow if a["type"] == "move"][:width]
         best = evaluate(g, side, self.weights)
-        for action in moves:
+        for action in self._promising_moves(g, side, width):
             best = max(best, self._value(g, action, side, 0))
         return best
+
+    def _promising_moves(self, g: Game, side: str, width: int) -> list[dict]:
+        """One move per destination (the rest of the stack follows it), battles
+        and cities first."""
+        follow = g.legal_actions()
+        self.rng.shuffle(follow)
+        by_end: dict[str, dict] = {}
+        for a in follow:
+            if a["type"] == "move":
+                by_end.setdefault(a["path"][-1], a)
+
+        def rank(end: str) -> int:
+            enemy = any(g.units[u].side != side for u in g.at[end])
+            return 2 * enemy + (end in g._cities)
+        ends = sorted(by_end, key=rank, reverse=True)[:width]
+        return [by_end[e] for e in ends]
+
+
+def _move_stack(g: Game, move: dict, origin: str) -> None:
+    """Move every other unit of the box the move left (``origin``) to where it
+    went, when the March allows it."""
+    end = move["path"][-1]
+    units = g.units
+    for _ in range(20):
+        follow = next((a for a in g.legal_actions() if a["type"] == "move"
+                       and a["path"][-1] == end and units[a["unit"]].loc == origin), None)
+        if follow is None:
+            return
+        g.apply(follow)
 
 
 LEVELS = ("random", "greedy", "easy", "normal", "hard")
@@ -110,7 +142,7 @@ def make_player(level: str, seed: Any = 0) -> Player:
     if level == "easy":
         return SearchPlayer(seed, "easy", FULL, noise=0.3)
     if level == "normal":
-        return SearchPlayer(seed, "normal", FULL, samples=2)
+        return SearchPlayer(seed, "normal", FULL, samples=2, stacks=True)
     if level == "hard":
-        return SearchPlayer(seed, "hard", FULL, samples=4, lookahead=8)
+        return SearchPlayer(seed, "hard", FULL, samples=4, lookahead=8, stacks=True)
     raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")

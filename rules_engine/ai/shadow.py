@@ -55,14 +55,20 @@ class Shadow:
         self.game._recording = False       # the copy needs the state, not a second log
         self.game.events = []
         self.seen = len(events)
+        self.last = events[-1] if events else None
+
+    def follows(self, header: dict[str, Any], events: list[dict[str, Any]]) -> bool:
+        """True if ``events`` continue the record this copy has followed so far
+        (not a game taken back, nor another game)."""
+        if header != self.header or len(events) < self.seen:
+            return False
+        return (events[self.seen - 1] if self.seen else None) == self.last
 
     def sync(self, events: list[dict[str, Any]]) -> Game:
         """Apply the actions recorded since the last call, with their recorded dice."""
-        if len(events) < self.seen:                    # taken back: rebuild
-            self.__init__(self.header, events)
-            return self.game
         new = events[self.seen:]
         self.seen = len(events)
+        self.last = events[-1] if events else None
         for i, event in enumerate(new):
             if event["type"] != "action":
                 continue

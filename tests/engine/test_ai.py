@@ -46,7 +46,7 @@ def test_plays_every_scenario_legally_to_the_end(scenario):
     g = rules_engine.new_game(scenario=scenario, options=options, seed=f"ai-{scenario}")
     levels = rng.sample(["easy", "normal", "hard", "greedy"], 2)
     bots = {"union": make_player(levels[0], 1), "confederate": make_player(levels[1], 2)}
-    play(g, bots, 30)
+    play(g, bots, 20)
     # a whole game by the computer is too slow for a unit test here (the next test
     # plays one): random players finish it from the computer's position
     play(g, {s: make_player("random", 3) for s in bots}, 100_000)
