@@ -94,7 +94,8 @@ def _union_score(game: Game, w: Weights) -> float:
         score -= w.threat * _threats(game, strength, owner, "union")
         score += w.threat * _threats(game, strength, owner, "confederate")
     if w.siege:
-        score += w.siege * _siege(game, strength, owner)
+        # the Union must win by the last turn (10.0): attacking grows urgent
+        score += w.siege * (1.0 + game.turn / 20.0) * _siege(game, strength, owner)
     if w.capital:
         score -= w.capital * _capital_danger(game, strength)
     return score
@@ -212,7 +213,7 @@ def _siege(game: Game, strength: dict, owner: dict) -> float:
         defenders = strength.get(target, {}).get("confederate", 0.0)
         near = sum(strength[n]["union"] for n, _ in game.map.neighbours(target) if n in strength)
         if near:
-            score += min(1.0, near / (1.5 * defenders + 2.0))
+            score += min(2.0, near / (1.2 * defenders + 2.0))
     return score
 
 
