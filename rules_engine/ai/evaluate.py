@@ -19,19 +19,34 @@ CAPITAL = "washington"
 _WORTH = {"MI": 2.0, "VI": 3.0, "CI": 4.0, "MC": 1.5, "VC": 2.5, "CC": 3.5, "CD": 2.0}
 
 
-_DISTANCES: dict[int, tuple[Any, dict]] = {}
+class MapFacts:
+    """What the evaluation needs to know of a map, worked out once per map."""
+
+    def __init__(self, game_map: Any):
+        boxes = game_map.boxes
+        # 10.0: the Union wins holding every Confederate city of value 2 or 3
+        self.objectives = tuple(sorted(b for b, box in boxes.items() if box.color == "confederate"
+                                       and box.shields.get("confederate", 0) >= 2))
+        self.shields = {side: [(b, box.shields[side]) for b, box in sorted(boxes.items())
+                               if box.shields.get(side)] for side in ("union", "confederate")}
+        self.cities = frozenset(b for b, box in boxes.items() if box.recruitment_city)
+        self.distances = _all_distances(game_map)
 
 
-def distances(game_map: Any) -> dict[str, dict[str, int]]:
-    """Steps between every two boxes along any line, computed once per map (the
-    map object is kept alongside, so its id cannot be reused)."""
-    cached = _DISTANCES.get(id(game_map))
+_FACTS: dict[int, tuple[Any, MapFacts]] = {}
+
+
+def facts(game_map: Any) -> MapFacts:
+    """The facts of a map (the map object is kept alongside, so its id cannot be
+    reused by another map)."""
+    cached = _FACTS.get(id(game_map))
     if cached is None:
-        cached = _DISTANCES[id(game_map)] = (game_map, _all_distances(game_map))
+        cached = _FACTS[id(game_map)] = (game_map, MapFacts(game_map))
     return cached[1]
 
 
 def _all_distances(game_map: Any) -> dict[str, dict[str, int]]:
+    """Steps between every two boxes along any line."""
     out = {}
     for start in game_map.boxes:
         seen = {start: 0}
@@ -80,12 +95,12 @@ def _union_score(game: Game, w: Weights) -> float:
     if game.result is not None:
         return WIN if game.result["winner"] == "union" else -WIN
     strength = _strength_by_box(game)
-    owner = _projected_owner(game, strength)
+    owner = _Owner(game, strength)
     amax = _projected_amax(game, owner)
     score = w.amax * (amax["union"] - amax["confederate"])
     if amax["confederate"] > amax["union"]:
         score -= 50.0                          # 10.0: the South would win at once
-    held = sum(owner.get(b, 0.0) for b in game._union_objectives)
+    held = sum(owner[b] for b in facts(game.map).objectives)
     score += w.objective * held + (20.0 if held > 6.5 else 0.0)
     score += w.material * _material(game, strength)
     if w.advance:
@@ -151,16 +166,12 @@ class _Owner(dict):
         return self._now(box)
 
 
-def _projected_owner(game: Game, strength: dict) -> dict[str, float]:
-    return _Owner(game, strength)
-
-
 def _projected_amax(game: Game, owner: dict[str, float]) -> dict[str, float]:
     """Army Maximums (7.1) once the projected captures are made."""
     out = {}
     for side in ("union", "confederate"):
         delta = 0.0
-        for box, value in game._shields[side]:
+        for box, value in facts(game.map).shields[side]:
             if box not in owner:
                 continue
             share = owner[box] if side == "union" else 1.0 - owner[box]
@@ -188,10 +199,10 @@ def _material(game: Game, strength: dict) -> float:
 def _advance(game: Game, owner: dict[str, float]) -> float:
     """The Union must go and take the seven cities (10.0): reward units near the
     ones it does not hold yet, weighted by their distance."""
-    targets = [b for b in game._union_objectives if owner[b] < 0.5]
+    targets = [b for b in facts(game.map).objectives if owner[b] < 0.5]
     if not targets:
         return 0.0
-    dist = distances(game.map)
+    dist = facts(game.map).distances
     score = 0.0
     units = game.units
     for box in game.occupied_boxes():
@@ -207,7 +218,7 @@ def _siege(game: Game, strength: dict, owner: dict) -> float:
     """Union forces gathered next to an objective it does not hold, measured
     against its defenders: an attack needs a strong stack first."""
     score = 0.0
-    for target in game._union_objectives:
+    for target in facts(game.map).objectives:
         if owner[target] >= 0.5:
             continue
         defenders = strength.get(target, {}).get("confederate", 0.0)
@@ -228,9 +239,9 @@ def _threats(game: Game, strength: dict, owner: dict, side: str) -> float:
             for n, _line in game.map.neighbours(box):
                 near[n] = near.get(n, 0.0) + cell[enemy]
     danger = 0.0
-    cities = list(game._shields[side])
+    cities = list(facts(game.map).shields[side])
     if side == "union":
-        cities += [(b, 3) for b in game._union_objectives]
+        cities += [(b, 3) for b in facts(game.map).objectives]
     for box, value in cities:
         attackers = near.get(box)
         if not attackers:

@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from ..game import Game
-from .evaluate import FULL, SIMPLE, Weights, evaluate
+from .evaluate import FULL, SIMPLE, Weights, evaluate, facts
 from .shadow import SampledDice, Shadow, clone
 
 
@@ -110,9 +110,11 @@ class SearchPlayer(Player):
             if a["type"] == "move":
                 by_end.setdefault(a["path"][-1], a)
 
+        cities = facts(g.map).cities
+
         def rank(end: str) -> int:
             enemy = any(g.units[u].side != side for u in g.at[end])
-            return 2 * enemy + (end in g._cities)
+            return 2 * enemy + (end in cities)
         ends = sorted(by_end, key=rank, reverse=True)[:width]
         return [by_end[e] for e in ends]
 
