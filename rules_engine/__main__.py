@@ -74,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     mp.add_argument("--seed", default="match")
     mp.add_argument("--scenario", default="1861", choices=SCENARIO_IDS)
     mp.add_argument("--options", nargs="*", default=[])
+    mp.add_argument("--first", type=int, default=0, help="number of the first game (to split a match)")
     vp = sub.add_parser("verify", help="check a game record: seed, every die, every action")
     vp.add_argument("record", help="JSON file: header, events, seed (once revealed)")
     args = parser.parse_args(argv)
@@ -93,7 +94,8 @@ def match(args: argparse.Namespace) -> int:
         if level not in LEVELS:
             print(f"unknown level {level!r}; known: {', '.join(LEVELS)}", file=sys.stderr)
             return 2
-    result = play_match(args.a, args.b, args.games, args.scenario, args.options, args.seed)
+    result = play_match(args.a, args.b, args.games, args.scenario, args.options, args.seed,
+                        args.first)
     print(json.dumps(result, sort_keys=True))
     return 0
 

@@ -16,18 +16,17 @@ MAX_DECISIONS = 20_000
 def play_game(players: dict[str, Any], scenario: str, options: list[str], seed: str,
               clock: dict[str, list[tuple[float, float]]] | None = None) -> Any:
     """One game; ``players`` maps each side to a player. The wall-clock and CPU
-    seconds of each decision go into ``clock`` under the player's name (on a
-    shared machine the CPU time says what one free core would take)."""
+    seconds of each decision go into ``clock`` under the side (on a shared
+    machine the CPU time says what one free core would take)."""
     g = new_game(scenario=scenario, options=options, seed=seed)
     for _ in range(MAX_DECISIONS):
         side = g.to_act
         if side is None:
             break
-        player = players[side]
         t0, c0 = time.perf_counter(), time.process_time()
-        action = player.choose(g)
+        action = players[side].choose(g)
         if clock is not None:
-            clock.setdefault(player.name, []).append(
+            clock.setdefault(side, []).append(
                 (time.perf_counter() - t0, time.process_time() - c0))
         g.apply(action)
     return g
@@ -50,12 +49,10 @@ def play_match(a: str, b: str, games: int, scenario: str = "1861",
         sides = ("a", "b") if i % 2 == 0 else ("b", "a")
         seat = dict(zip(("union", "confederate"), sides))
         players = {side: make_player(names[who], f"{seed}/{i}/{who}") for side, who in seat.items()}
-        for side, who in seat.items():
-            players[side].name = who
         clock: dict[str, list[tuple[float, float]]] = {}
         g = play_game(players, scenario, options, f"{seed}/{i}", clock)
-        for who in ("a", "b"):
-            clocks[who].extend(clock.get(who, []))
+        for side, who in seat.items():
+            clocks[who].extend(clock.get(side, []))
         if g.result is None:
             unfinished += 1
             continue
@@ -63,7 +60,8 @@ def play_match(a: str, b: str, games: int, scenario: str = "1861",
         wins[winner] += 1
         by_side[winner][g.result["winner"]] += 1
     return {"a": a, "b": b, "scenario": scenario, "options": options, "seed": seed,
-            "games": games, "first": first, "wins": wins, "wins_by_side": by_side, "unfinished": unfinished,
+            "games": games, "first": first, "wins": wins, "wins_by_side": by_side,
+            "unfinished": unfinished,
             "seconds_per_decision": {who: _timing([w for w, _ in clocks[who]]) for who in "ab"},
             "cpu_seconds_per_decision": {who: _timing([c for _, c in clocks[who]]) for who in "ab"}}
 
