@@ -196,10 +196,17 @@ def _material(game: Game, strength: dict) -> float:
     return total
 
 
+def _open_objectives(game: Game) -> list[str]:
+    """The objectives the Union does not control yet. Control changes only at the
+    end of a combat segment (8.0), so every choice weighed in one segment sees the
+    same targets: taking one is not punished by pulling towards the next one."""
+    return [b for b in facts(game.map).objectives if game.controller(b) != "union"]
+
+
 def _advance(game: Game, owner: dict[str, float]) -> float:
     """The Union must go and take the seven cities (10.0): reward units near the
     ones it does not hold yet, weighted by their distance."""
-    targets = [b for b in facts(game.map).objectives if owner[b] < 0.5]
+    targets = _open_objectives(game)
     if not targets:
         return 0.0
     dist = facts(game.map).distances
@@ -215,14 +222,14 @@ def _advance(game: Game, owner: dict[str, float]) -> float:
 
 
 def _siege(game: Game, strength: dict, owner: dict) -> float:
-    """Union forces gathered next to an objective it does not hold, measured
-    against its defenders: an attack needs a strong stack first."""
+    """Union forces gathered at or next to an objective it does not hold,
+    measured against its defenders: an attack needs a strong stack first."""
     score = 0.0
-    for target in facts(game.map).objectives:
-        if owner[target] >= 0.5:
-            continue
-        defenders = strength.get(target, {}).get("confederate", 0.0)
-        near = sum(strength[n]["union"] for n, _ in game.map.neighbours(target) if n in strength)
+    for target in _open_objectives(game):
+        cell = strength.get(target, {})
+        defenders = cell.get("confederate", 0.0)
+        near = cell.get("union", 0.0) + sum(
+            strength[n]["union"] for n, _ in game.map.neighbours(target) if n in strength)
         if near:
             score += min(2.0, near / (1.2 * defenders + 2.0))
     return score

@@ -12,6 +12,10 @@ from .evaluate import FULL, SIMPLE, Weights, evaluate, facts
 from .shadow import SampledDice, Shadow, clone
 
 
+# Actions that spend one of the turn's Marches (4.0, 4.6, 4.7, 5.71).
+_SPENDS_A_MARCH = frozenset({"activate", "sea_move", "invade", "refit"})
+
+
 class Player:
     """Chooses one legal action for the side to act in a game."""
 
@@ -63,6 +67,8 @@ class SearchPlayer(Player):
         best, best_value = actions[0], float("-inf")
         for action in actions:
             value = self._value(base, action, side, self.lookahead)
+            if action["type"] in _SPENDS_A_MARCH:
+                value -= 0.01                         # between equals, keep the March
             if value > best_value:
                 best, best_value = action, value
         return best
