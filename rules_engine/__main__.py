@@ -1,6 +1,7 @@
 """Command line: ``python -m rules_engine selfplay --games N --seed S``.
 
-Plays random legal games to the end and prints each result and the speed."""
+Plays random legal games to the end and prints each result and the speed;
+``match --a hard --b random --games N`` plays computer players against each other."""
 from __future__ import annotations
 
 import argparse
@@ -66,6 +67,14 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--seed", default="selfplay")
     sp.add_argument("--scenario", default="1861", choices=SCENARIO_IDS)
     sp.add_argument("--options", nargs="*", default=[])
+    mp = sub.add_parser("match", help="computer players against each other, swapping sides")
+    mp.add_argument("--a", default="hard", help="level of player a (union in the first game)")
+    mp.add_argument("--b", default="random", help="level of player b")
+    mp.add_argument("--games", type=int, default=2)
+    mp.add_argument("--seed", default="match")
+    mp.add_argument("--scenario", default="1861", choices=SCENARIO_IDS)
+    mp.add_argument("--options", nargs="*", default=[])
+    mp.add_argument("--first", type=int, default=0, help="number of the first game (to split a match)")
     vp = sub.add_parser("verify", help="check a game record: seed, every die, every action")
     vp.add_argument("record", help="JSON file: header, events, seed (once revealed)")
     args = parser.parse_args(argv)
@@ -73,7 +82,22 @@ def main(argv: list[str] | None = None) -> int:
         return selfplay(args)
     if args.command == "verify":
         return verify_file(args.record)
+    if args.command == "match":
+        return match(args)
     return 2
+
+
+def match(args: argparse.Namespace) -> int:
+    import json
+    from .ai import LEVELS, play_match
+    for level in (args.a, args.b):
+        if level not in LEVELS:
+            print(f"unknown level {level!r}; known: {', '.join(LEVELS)}", file=sys.stderr)
+            return 2
+    result = play_match(args.a, args.b, args.games, args.scenario, args.options, args.seed,
+                        args.first)
+    print(json.dumps(result, sort_keys=True))
+    return 0
 
 
 def verify_file(path: str) -> int:

@@ -1,0 +1,156 @@
+"""Computer players. Each one decides through the public surface only:
+``legal_actions()`` and the public record (``header``, ``events``). Lookahead runs
+on a seedless copy of the game (see shadow.py) with dice the player samples
+itself, so no player can know the real dice before they are rolled."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..game import Game
+from .evaluate import FULL, SIMPLE, Weights, evaluate, facts
+from .shadow import SampledDice, Shadow, clone
+
+
+# Actions that spend one of the turn's Marches (4.0, 4.6, 4.7, 5.71).
+_SPENDS_A_MARCH = frozenset({"activate", "sea_move", "invade", "refit"})
+
+
+class Player:
+    """Chooses one legal action for the side to act in a game."""
+
+    name = "player"
+
+    def __init__(self, seed: Any = 0):
+        self.rng = random.Random(str(seed))
+
+    def choose(self, game: Game) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+class RandomPlayer(Player):
+    """Uniform random play among the legal actions."""
+
+    name = "random"
+
+    def choose(self, game: Game) -> dict[str, Any]:
+        return self.rng.choice(game.legal_actions())
+
+
+class SearchPlayer(Player):
+    """Weighs every legal action by the evaluation of the position it leads to.
+
+    samples: simulated dice per action that rolls (battles, marches, recruits);
+    lookahead: width of the second look after activating a box, whose worth is
+    that of the best move it allows; noise: chance of a random action (easy);
+    stacks: judge a move as the move of every unit of its box that can follow it
+    to the same place (one unit alone rarely wins a battle a stack would win)."""
+
+    def __init__(self, seed: Any = 0, name: str = "search", weights: Weights = FULL,
+                 samples: int = 1, lookahead: int = 0, noise: float = 0.0,
+                 stacks: bool = False):
+        super().__init__(seed)
+        self.name, self.weights = name, weights
+        self.samples, self.lookahead, self.noise = samples, lookahead, noise
+        self.stacks = stacks
+        self.shadow: Shadow | None = None
+
+    def choose(self, game: Game) -> dict[str, Any]:
+        actions = game.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        if self.noise and self.rng.random() < self.noise:
+            return self.rng.choice(actions)
+        base = self._mirror(game)
+        side = game.to_act
+        self.rng.shuffle(actions)                     # ties go to a random action
+        best, best_value = actions[0], float("-inf")
+        for action in actions:
+            value = self._value(base, action, side, self.lookahead)
+            if action["type"] in _SPENDS_A_MARCH:
+                value -= 0.01                         # between equals, keep the March
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+    def _mirror(self, game: Game) -> Game:
+        """The seedless copy of ``game``, brought up to date from its record."""
+        if self.shadow is None or not self.shadow.follows(game.header, game.events):
+            self.shadow = Shadow(game.header, game.events)
+        base = self.shadow.sync(game.events)
+        base.legal_actions()                          # cached, so clones inherit it
+        return base
+
+    def _value(self, base: Game, action: dict, side: str, lookahead: int) -> float:
+        """Mean evaluation after ``action`` over sampled dice."""
+        total = 0.0
+        for n in range(1, self.samples + 1):
+            g = clone(base, SampledDice(self.rng))
+            try:
+                g.apply(action)
+            except Exception:                         # e.g. a die the copy cannot roll
+                return float("-inf")
+            if lookahead and action["type"] == "activate" and g.to_act == side:
+                total += self._best_follow_up(g, side, lookahead)
+            else:
+                if self.stacks and action["type"] == "move":
+                    _move_stack(g, action, base.units[action["unit"]].loc)
+                total += evaluate(g, side, self.weights)
+            if g.rolls == base.rolls:                 # no dice: one look is enough
+                return total / n
+        return total / self.samples
+
+    def _best_follow_up(self, g: Game, side: str, width: int) -> float:
+        best = evaluate(g, side, self.weights)
+        for action in self._promising_moves(g, side, width):
+            best = max(best, self._value(g, action, side, 0))
+        return best
+
+    def _promising_moves(self, g: Game, side: str, width: int) -> list[dict]:
+        """One move per destination (the rest of the stack follows it), battles
+        and cities first."""
+        follow = g.legal_actions()
+        self.rng.shuffle(follow)
+        by_end: dict[str, dict] = {}
+        for a in follow:
+            if a["type"] == "move":
+                by_end.setdefault(a["path"][-1], a)
+
+        cities = facts(g.map).cities
+
+        def rank(end: str) -> int:
+            enemy = any(g.units[u].side != side for u in g.at[end])
+            return 2 * enemy + (end in cities)
+        ends = sorted(by_end, key=rank, reverse=True)[:width]
+        return [by_end[e] for e in ends]
+
+
+def _move_stack(g: Game, move: dict, origin: str) -> None:
+    """Move every other unit of the box the move left (``origin``) to where it
+    went, when the March allows it."""
+    end = move["path"][-1]
+    units = g.units
+    for _ in range(20):
+        follow = next((a for a in g.legal_actions() if a["type"] == "move"
+                       and a["path"][-1] == end and units[a["unit"]].loc == origin), None)
+        if follow is None:
+            return
+        g.apply(follow)
+
+
+LEVELS = ("random", "greedy", "easy", "normal", "hard")
+
+
+def make_player(level: str, seed: Any = 0) -> Player:
+    """A computer player of a strength level (see LEVELS)."""
+    if level == "random":
+        return RandomPlayer(seed)
+    if level == "greedy":                 # the one-move baseline: simple evaluation
+        return SearchPlayer(seed, "greedy", SIMPLE)
+    if level == "easy":
+        return SearchPlayer(seed, "easy", FULL, noise=0.3)
+    if level == "normal":
+        return SearchPlayer(seed, "normal", FULL, samples=2, stacks=True)
+    if level == "hard":
+        return SearchPlayer(seed, "hard", FULL, samples=4, lookahead=8, stacks=True)
+    raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")

@@ -1,0 +1,140 @@
+"""The computer player's own copy of a game: rebuilt from the public record
+(header and events) and so never holding the dice seed.
+
+The copy is kept in step with the real game by applying the new recorded actions
+with the recorded die values; lookahead works on clones given dice the player
+samples itself."""
+from __future__ import annotations
+
+import copy
+import random
+from operator import attrgetter
+from typing import Any
+
+from ..game import Game, replay
+from ..state import Unit
+
+# Parts of a Game that never change during play, shared by every clone: the map,
+# the setup and the indexes built from them. ``_legal`` is only ever replaced,
+# never changed in place, so clones share it too. (The shadow tests compare a
+# followed copy with the real game after whole games, which would catch a part
+# that started to change.)
+_SHARED = frozenset(("map", "scenario", "header", "options", "engine_version", "_legal",
+                     "_ports", "_cities", "_default_owner", "_kentucky", "_a_kentucky_box",
+                     "_shields", "_union_objectives", "_by_type", "_garrisons"))
+
+
+class SampledDice:
+    """Dice the computer player rolls for its own simulations."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def roll(self) -> int:
+        return self.rng.randint(1, 6)
+
+
+class _RecordedDice:
+    """Feeds the shadow game the die values the real game recorded."""
+
+    def __init__(self) -> None:
+        self.values: list[int] = []
+
+    def roll(self) -> int:
+        if not self.values:
+            raise RuntimeError("the shadow game needs a die the record does not hold")
+        return self.values.pop(0)
+
+
+class Shadow:
+    """A seedless copy of a game, followed event by event."""
+
+    def __init__(self, header: dict[str, Any], events: list[dict[str, Any]]):
+        self.header = header
+        self.game = replay(header, events)
+        self.game._recording = False       # the copy needs the state, not a second log
+        self.game.events = []
+        self.seen = len(events)
+        self.last = events[-1] if events else None
+
+    def follows(self, header: dict[str, Any], events: list[dict[str, Any]]) -> bool:
+        """True if ``events`` continue the record this copy has followed so far
+        (not a game taken back, nor another game)."""
+        if header != self.header or len(events) < self.seen:
+            return False
+        return (events[self.seen - 1] if self.seen else None) == self.last
+
+    def sync(self, events: list[dict[str, Any]]) -> Game:
+        """Apply the actions recorded since the last call, with their recorded dice."""
+        new = events[self.seen:]
+        self.seen = len(events)
+        self.last = events[-1] if events else None
+        for i, event in enumerate(new):
+            if event["type"] != "action":
+                continue
+            dice = _RecordedDice()
+            for later in new[i + 1:]:
+                if later["type"] == "action":
+                    break
+                if later["type"] == "roll":
+                    dice.values.append(later["value"])
+            self.game._dice = dice
+            self.game._execute(event["action"])
+            self.game._legal = None
+        return self.game
+
+
+def clone(game: Game, dice: Any) -> Game:
+    """A copy of a (seedless) game that rolls with ``dice`` and keeps no log.
+
+    A hand-written copy: ``copy.deepcopy`` cannot copy the map and is several
+    times slower, and the search copies a game for every choice it weighs."""
+    new = object.__new__(type(game))
+    state = {}
+    for key, value in game.__dict__.items():
+        if key in _SHARED:
+            state[key] = value
+        elif key == "_dice":
+            state[key] = dice
+        elif key == "events":
+            state[key] = []
+        elif key == "units":
+            state[key] = {uid: _copy_unit(u) for uid, u in value.items()}
+        elif key == "at":
+            state[key] = {box: list(uids) for box, uids in value.items()}
+        else:
+            state[key] = _copy(value)
+    new.__dict__ = state
+    new._recording = False
+    return new
+
+
+_ATOMS = (str, int, float, bool, type(None), frozenset)
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of plain data and Unit pieces."""
+    if isinstance(value, _ATOMS):
+        return value
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [v if isinstance(v, _ATOMS) else _copy(v) for v in value]
+    if isinstance(value, set):
+        return set(value)
+    if isinstance(value, tuple):
+        return tuple(_copy(v) for v in value)
+    if isinstance(value, Unit):
+        return _copy_unit(value)
+    return copy.deepcopy(value)
+
+
+_SLOTS = Unit.__slots__
+_GET_SLOTS = attrgetter(*_SLOTS)
+
+
+def _copy_unit(unit: Unit) -> Unit:
+    new = object.__new__(Unit)
+    for slot, value in zip(_SLOTS, _GET_SLOTS(unit)):
+        setattr(new, slot, value)
+    return new
