@@ -12,7 +12,8 @@ import functools
 from typing import Any
 
 from . import calendar
-from .data import _yaml, other, unit_type
+from .data import _yaml, unit_type
+from .core import GameCore
 from .state import ABROAD, COAST, OFF_MAP, Unit
 
 CAPITAL = "washington"
@@ -29,7 +30,7 @@ def command_value(year: int, die: int, side: str) -> int:
     return tables()["command_table"][year][die][0 if side == "union" else 1]
 
 
-class AdvancedRules:
+class AdvancedRules(GameCore):
     def _make_garrisons(self) -> list[str]:
         """A5.0: one coastal defence garrison per port with a red shield, off the map."""
         if "A5.0" not in self.options:
@@ -148,7 +149,7 @@ class AdvancedRules:
     def _new_battle_day(self) -> None:
         """A7.0: each side rolls on the Command Table at the start of each battle day;
         from the second day add half (rounded up) of the day before."""
-        b = self.battle
+        b = self._current_battle
         year = calendar.year(self.turn)
         previous = b.get("leadership") or {}
         lead = {}
@@ -162,7 +163,7 @@ class AdvancedRules:
         self._note("battle_day", box=b["box"], day=b["day"], leadership=dict(lead))
 
     def _shots_allowed(self, side: str) -> int:
-        b = self.battle
+        b = self._current_battle
         count = len(b["units"][side])
         if "A7.0" not in self.options:
             return count
@@ -206,7 +207,7 @@ class AdvancedRules:
     def _why_breakout(self, box: Any) -> str | None:
         return self._breakout_refusal(box)
 
-    def _sails_from_containment(self, u) -> bool:
+    def _sails_from_containment(self, u: Unit) -> bool:
         """A4.0: "before Union pieces may move out of a port where they are being
         contained, they must fight and defeat the Confederate containing garrison", by
         sea as well (from engine version 2, ruling R43)."""
@@ -229,7 +230,7 @@ class AdvancedRules:
                     self.invaded_ports.sort()
 
     # ------------------------------------------------------------------ A8.1 morale
-    def morale_value(self, u) -> int:
+    def morale_value(self, u: Unit) -> int:
         """Morale Table: Crack 5, Veteran 4, Militia 3 (2 in 1861)."""
         quality = unit_type(u.type)["quality"]
         if quality == "militia":
@@ -238,7 +239,7 @@ class AdvancedRules:
 
     def _morale_checks(self, side: str) -> None:
         """A8.1: pieces the enemy just reduced check morale; above their value they rout."""
-        b = self.battle
+        b = self._current_battle
         for uid in b.get("fresh", []):
             u = self.units[uid]
             if uid not in b["units"][side] or u.type == "CD":
@@ -254,7 +255,7 @@ class AdvancedRules:
 
     def _day_end_rally(self) -> None:
         """A8.11: after each fourth round each side may recover one routed unit."""
-        b = self.battle
+        b = self._current_battle
         queue = [s for s in (b["defender"], b["attacker"]) if b.get("routed", {}).get(s)]
         if queue:
             b["rally_queue"] = queue[1:]
@@ -263,7 +264,7 @@ class AdvancedRules:
             b["step"] = "rally"
 
     def _do_rally(self, unit: str) -> None:
-        b = self.battle
+        b = self._current_battle
         b["routed"][b["rallying"]].remove(unit)
         b["units"][b["rallying"]].append(unit)                 # it returns reduced
         self._note("rallied", unit=unit)
@@ -273,7 +274,7 @@ class AdvancedRules:
         self._next_rally()
 
     def _next_rally(self) -> None:
-        b = self.battle
+        b = self._current_battle
         if b["rally_queue"]:
             b["rallying"] = b["rally_queue"].pop(0)
             return
@@ -284,7 +285,7 @@ class AdvancedRules:
     def _desertion_checks(self) -> None:
         """A8.12: after a battle every reduced participant rolls; above its morale value
         (+1 for the losing army, -1 if it did not rout) it deserts."""
-        b = self.battle
+        b = self._current_battle
         for uid in sorted(set(b["participants"])):
             u = self.units[uid]
             if u.loc in OFF_MAP or not u.red or u.type == "CD":

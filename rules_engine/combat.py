@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .data import other, pieces, unit_type
+from .core import GameCore
+from .data import other, unit_type
 
 
-class CombatRules:
+class CombatRules(GameCore):
     # ------------------------------------------------------------------ segment
     def _start_combat_segment(self) -> None:
         self.phase = "battle_choice"
@@ -63,7 +64,7 @@ class CombatRules:
         garrison = self._garrison_for(box, self.at[box]) if att_side == "union" else None
         if garrison:
             dfn.append(garrison)                                          # A5.0
-        entered = sorted({self.units[u].frm for u in att if self.units[u].frm not in (None, "sea")})
+        entered = sorted({f for u in att if (f := self.units[u].frm) is not None and f != "sea"})
         invasion = any(self.units[u].frm == "sea" and self.units[u].river for u in att)
         self.battle = {
             "box": box, "attacker": att_side, "defender": def_side, "round": 1,
@@ -79,19 +80,19 @@ class CombatRules:
         self._note("battle", box=box, attacker=att_side, round=1)
         all_cav = all(self.units[u].is_cav for u in dfn)
         if all_cav and not all(self.units[u].is_cav for u in att):
-            self.battle["step"] = "withdraw"                              # 5.6
+            self._current_battle["step"] = "withdraw"                              # 5.6
         else:
             self._first_round_begins()
             self._to_target_step()
 
     def _first_round_begins(self) -> None:
         if "A7.0" in self.options:
-            self.battle["day"] = 1
+            self._current_battle["day"] = 1
             self._new_battle_day()
 
     # ------------------------------------------------------------------ legal
     def _battle_legal(self) -> list[dict[str, Any]]:
-        step = self.battle["step"]
+        step = self._current_battle["step"]
         if step == "withdraw":
             return ([{"type": "withdraw", "to": b} for b in self._withdraw_boxes()]
                     + [{"type": "stand"}])
@@ -105,15 +106,16 @@ class CombatRules:
             return ([{"type": "promote", "unit": u} for u in self._battle_promotable()]
                     + [{"type": "no_promotion"}])
         if step == "rally":
-            return ([{"type": "rally", "unit": u} for u in self.battle["routed"][self.battle["rallying"]]]
+            b = self._current_battle
+            return ([{"type": "rally", "unit": u} for u in b["routed"][b["rallying"]]]
                     + [{"type": "no_rally"}])
         if step == "rout_retreat":
-            return [{"type": "retreat", "to": t} for t in self._retreat_boxes(other(self.battle["winner"]))]
+            return [{"type": "retreat", "to": t} for t in self._retreat_boxes(other(self._current_battle["winner"]))]
         return []
 
     def _prepare_legal(self) -> list[dict[str, Any]]:
         """Round 2 on: retreat (only before reinforcing), reinforce, then open fire."""
-        b = self.battle
+        b = self._current_battle
         firing = b["firing"]
         acts: list[dict[str, Any]] = []
         movable = any(self.units[u].type != "CD" for u in b["units"][firing])   # A5.0
@@ -137,7 +139,7 @@ class CombatRules:
     def _withdraw_boxes(self) -> list[str]:
         """5.6: any adjacent box but enemy Recruitment Cities, enemy-occupied boxes
         and boxes the attackers came from."""
-        b = self.battle
+        b = self._current_battle
         side = b["defender"]
         return [n for n in self._adjacent(b["box"], side)
                 if self._may_enter(side, n) and not self._enemy_in(n, side)
@@ -149,7 +151,7 @@ class CombatRules:
     def _retreat_boxes(self, side: str) -> list[str]:
         """5.4: one adjacent box, no enemy units, not an enemy Recruitment City, a
         friendly box if there is one; defenders not where the attackers came from."""
-        b = self.battle
+        b = self._current_battle
         options = [n for n in self._adjacent(b["box"], side)
                    if self._may_enter(side, n) and not self._enemy_in(n, side)
                    and not self._enemy_city(n, side)
@@ -163,7 +165,7 @@ class CombatRules:
     def _may_evacuate(self, side: str) -> bool:
         """5.41: Union units fighting in a Southern port after an invasion, or attacked
         there, may retreat by sea to Washington while the Union controls it."""
-        b = self.battle
+        b = self._current_battle
         box = self.map.boxes[b["box"]]
         if ("5.41" not in self.options or side != "union" or not box.port
                 or box.color != "confederate" or b["box"] == "washington"
@@ -176,7 +178,7 @@ class CombatRules:
         """5.5: one unit from each adjacent box per round; not units that fought this
         Player Turn; the attacker never from a box with enemy units; the defender
         leaves a screen as large as the enemy force there."""
-        b = self.battle
+        b = self._current_battle
         if not self._may_enter(side, b["box"]):
             return []
         out = []
@@ -192,7 +194,7 @@ class CombatRules:
 
     def _target_legal(self) -> list[dict[str, Any]]:
         """5.1: each enemy unit must be fired upon by at least one unit if possible."""
-        b = self.battle
+        b = self._current_battle
         firing = b["firing"]
         assigned = {s for s, _ in b["targets"]}
         shooters = [u for u in b["units"][firing] if u not in assigned]
@@ -230,7 +232,7 @@ class CombatRules:
         return enemies if (not cav or enemy_cav) else pool
 
     def _battle_promotable(self) -> list[str]:
-        b = self.battle
+        b = self._current_battle
         beaten = [u for u in b["participants"] if self.units[u].side != b["winner"]]
         if beaten and all(self.units[u].type == "CD" for u in beaten):
             return []                      # A5.0: no promotion for beating a garrison alone
@@ -238,7 +240,7 @@ class CombatRules:
 
     # ------------------------------------------------------------------ execute
     def _do_withdraw(self, to: str) -> None:
-        b = self.battle
+        b = self._current_battle
         for uid in list(b["units"][b["defender"]]):
             self.units[uid].ent = False
             self._place(uid, to)
@@ -252,7 +254,7 @@ class CombatRules:
         self._to_target_step()
 
     def _do_retreat(self, to: str) -> None:
-        b = self.battle
+        b = self._current_battle
         side = b["firing"] if b["step"] != "rout_retreat" else other(b["winner"])
         routed = b.get("routed", {}).pop(side, [])
         if b["step"] == "rout_retreat":
@@ -276,7 +278,7 @@ class CombatRules:
         self._battle_won(other(side))
 
     def _do_reinforce(self, unit: str) -> None:
-        b = self.battle
+        b = self._current_battle
         u = self.units[unit]
         b["reinforced"].append(u.loc)
         if u.side == b["attacker"] and u.loc not in b["entered_from"]:
@@ -292,19 +294,19 @@ class CombatRules:
 
     def _to_target_step(self) -> None:
         """Targets next, after the leaders' pluses are announced (8.2.2)."""
-        b = self.battle
+        b = self._current_battle
         b.pop("bonus", None)
         b["step"] = "bonus" if self._bonus_step_needed() else "target"
 
     def _do_target(self, unit: str, target: str) -> None:
-        b = self.battle
+        b = self._current_battle
         b["targets"].append([unit, target])
         if len(b["targets"]) >= self._shots_allowed(b["firing"]):
             self._fire()
 
     def shot_value(self, shooter: str, target: str) -> int:
         """5.1 Combat Value after 5.31 entrenchment, 5.32 Crack Infantry and 5.34 river."""
-        b = self.battle
+        b = self._current_battle
         s, t = self.units[shooter], self.units[target]
         value = unit_type(s.type)["combat"] + unit_type(t.type)["defense"]
         if s.type == "CD":
@@ -318,7 +320,7 @@ class CombatRules:
         return value
 
     def _fire(self) -> None:
-        b = self.battle
+        b = self._current_battle
         firing = b["firing"]
         enemies = b["units"][other(firing)]
         for shooter, target in b["targets"]:
@@ -346,9 +348,9 @@ class CombatRules:
         if not u.red:
             u.red = True
             self._note("reduced", unit=uid)
-            self.battle.setdefault("fresh", []).append(uid)       # A8.1 checks these
+            self._current_battle.setdefault("fresh", []).append(uid)       # A8.1 checks these
             return
-        b = self.battle
+        b = self._current_battle
         b["units"][u.side].remove(uid)
         if u.type == "CD":
             u.red = False                                   # A5.0: the garrison is destroyed
@@ -371,7 +373,7 @@ class CombatRules:
         self._note("eliminated", unit=uid)
 
     def _next_half(self) -> None:
-        b = self.battle
+        b = self._current_battle
         if b["firing"] == b["defender"]:
             b["firing"] = b["attacker"]
         else:
@@ -390,7 +392,7 @@ class CombatRules:
             self._day_end_rally()
 
     def _battle_won(self, winner: str) -> None:
-        b = self.battle
+        b = self._current_battle
         b["winner"] = winner
         self._note("battle_won", box=b["box"], winner=winner, round=b["round"])
         routed = b.get("routed", {})
@@ -405,7 +407,7 @@ class CombatRules:
         self._after_battle_won()
 
     def _after_battle_won(self) -> None:
-        b = self.battle
+        b = self._current_battle
         b.pop("routed", None)
         if "A8.1" in self.options:
             self._desertion_checks()
@@ -415,15 +417,15 @@ class CombatRules:
             self._finish_battle(b["winner"])
 
     def _finish_battle(self, winner: str | None) -> None:
-        for uid in self.battle["participants"]:
+        for uid in self._current_battle["participants"]:
             u = self.units[uid]
             if u.type == "CD":
                 u.red, u.fought = False, True       # A5.0: one battle a turn
                 continue
             u.fought = True
-        breakout = self.battle.get("breakout")
+        breakout = self._current_battle.get("breakout")
         if breakout:                               # A4.0: the break-out used a March
-            for u in self._side_units(self.battle["box"], "union"):
+            for u in self._side_units(self._current_battle["box"], "union"):
                 u.m = max(u.m, 1)
                 u.fought = False
         self.battle = None
@@ -433,7 +435,7 @@ class CombatRules:
 
     def _do_no_promotion(self) -> None:
         if self.phase == "battle":
-            self._finish_battle(self.battle["winner"])
+            self._finish_battle(self._current_battle["winner"])
         else:
             self._end_promotion_segment()
 
@@ -444,7 +446,7 @@ class CombatRules:
         return f"There is no battle to fight in {box!r}: it needs units of both sides (5.0)."
 
     def _why_target(self, unit: Any, target: Any) -> str | None:
-        b = self.battle
+        b = self._current_battle
         firing = b["firing"]
         if b["step"] != "target":
             return "Targets are announced after retreats and reinforcements: open fire first (5.1)."
@@ -461,7 +463,7 @@ class CombatRules:
                 "before you gang up on any (5.1).")
 
     def _why_retreat(self, to: Any) -> str | None:
-        b = self.battle
+        b = self._current_battle
         side = b["firing"]
         if b["step"] != "prepare":
             return "Retreats begin with the second Battle Round, before firing (5.4)."
@@ -478,7 +480,7 @@ class CombatRules:
         return "The retreat must go to a friendly box while one is available (5.4)."
 
     def _why_withdraw(self, to: Any) -> str | None:
-        b = self.battle
+        b = self._current_battle
         if b["step"] != "withdraw":
             return ("Only a defender with Cavalry alone may withdraw, before the first round, "
                     "and not when every attacker is Cavalry (5.6).")
@@ -488,7 +490,7 @@ class CombatRules:
                 "boxes or boxes the attackers came from (5.6).")
 
     def _why_reinforce(self, unit: Any) -> str | None:
-        b = self.battle
+        b = self._current_battle
         if b["step"] != "prepare":
             return "Reinforcements arrive from the second Battle Round, before firing (5.5)."
         u = self.units.get(unit) if isinstance(unit, str) else None

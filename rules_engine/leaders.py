@@ -13,7 +13,7 @@ from typing import Any
 
 from . import calendar
 from .advanced import tables
-from .data import other
+from .core import GameCore
 
 LEADER_MOVES = 2
 
@@ -22,12 +22,12 @@ def leader_info(lid: str) -> dict:
     return tables()["leaders"][lid]
 
 
-class LeaderRules:
+class LeaderRules(GameCore):
     # ------------------------------------------------------------------ setup and values
     def _init_leaders(self) -> None:
-        self.leaders: dict[str, str] = {}
-        self.leader_moves: dict[str, int] = {}
-        self.sea_trips: list[list[str]] = []
+        self.leaders = {}
+        self.leader_moves = {}
+        self.sea_trips = []
         if "A8.2" in self.options:
             self.leaders = {lid: "waiting" for lid in tables()["leaders"]}
 
@@ -154,7 +154,7 @@ class LeaderRules:
             self.leaders[lid] = to
 
     def _bonus_legal(self) -> list[dict[str, Any]]:
-        b = self.battle
+        b = self._current_battle
         side = b["firing"]
         lids = self._leaders_in(b["box"], side)
         total = sum(self.leader_value(lid) for lid in lids)
@@ -168,25 +168,25 @@ class LeaderRules:
         return acts + [{"type": "bonus_done"}]
 
     def _do_leader_bonus(self, unit: str) -> None:
-        bonus = self.battle.setdefault("bonus", {})
+        bonus = self._current_battle.setdefault("bonus", {})
         bonus[unit] = bonus.get(unit, 0) + 1
 
     def _do_bonus_done(self) -> None:
-        self.battle["step"] = "target"
+        self._current_battle["step"] = "target"
 
     def _bonus_step_needed(self) -> bool:
-        b = self.battle
+        b = self._current_battle
         return "A8.2" in self.options and bool(self._leaders_in(b["box"], b["firing"]))
 
     def _leader_reinforcements(self, side: str) -> list[str]:
-        b = self.battle
+        b = self._current_battle
         return [lid for n in self._adjacent(b["box"], side) for lid in self._leaders_in(n, side)]
 
     def _do_reinforce_leader(self, leader: str) -> None:
-        self.leaders[leader] = self.battle["box"]
+        self.leaders[leader] = self._current_battle["box"]
         side = leader_info(leader)["side"]
-        self.battle["leaders"].setdefault(side, []).append(leader)
-        self._note("leader_reinforces", leader=leader, box=self.battle["box"])
+        self._current_battle["leaders"].setdefault(side, []).append(leader)
+        self._note("leader_reinforces", leader=leader, box=self._current_battle["box"])
         if self.rules_since(2):
             self._leader_joins_the_day(leader, side)
 
@@ -194,8 +194,8 @@ class LeaderRules:
         """8.2.2: "leaders who reinforce a battle may add their effects immediately upon
         their arrival", so with A7.0 the value joins this day's battlefield leadership
         at once (ruling R44; the track still ends at eight)."""
-        lead = self.battle.get("leadership")
+        lead = self._current_battle.get("leadership")
         if lead is None:
             return                                   # no A7.0: only the pluses, as ever
         lead[side] = min(lead[side] + self.leader_value(leader), tables()["max_firing_units"])
-        self._note("battle_leadership", box=self.battle["box"], side=side, leadership=lead[side])
+        self._note("battle_leadership", box=self._current_battle["box"], side=side, leadership=lead[side])

@@ -23,7 +23,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, NoReturn
+from collections.abc import Mapping
 
 import yaml
 
@@ -189,7 +190,7 @@ class Map:
             raise KeyError(f"unknown box id {box_id!r}") from None
 
     def line_between(self, a: str, b: str, kind: str) -> Line | None:
-        return self._by_pair.get((*sorted((a, b)), kind))
+        return self._by_pair.get(_pair_key(a, b, kind))
 
     def lines_between(self, a: str, b: str) -> tuple[Line, ...]:
         return tuple(ln for k in KINDS if (ln := self.line_between(a, b, k)) is not None)
@@ -210,6 +211,11 @@ class Map:
         }
 
 
+def _pair_key(a: str, b: str, kind: str) -> tuple[str, str, str]:
+    """A line's key whichever end is named first."""
+    return (a, b, kind) if a <= b else (b, a, kind)
+
+
 def _norm(s: str) -> str:
     return " ".join(str(s).casefold().split())
 
@@ -217,7 +223,7 @@ def _norm(s: str) -> str:
 # --------------------------------------------------------------------------
 # Loading and validation
 # --------------------------------------------------------------------------
-def _fail(what: str, msg: str) -> None:
+def _fail(what: str, msg: str) -> NoReturn:
     raise ValueError(f"map.yaml: {what}: {msg}")
 
 
@@ -240,7 +246,8 @@ def _build_map(raw: Any) -> Map:
     for i, rb in enumerate(raw["boxes"]):
         bid = rb.get("id") if isinstance(rb, dict) else None
         where = f"box #{i} ({bid!r})"
-        if not isinstance(bid, str) or not bid or bid != bid.lower() or not all(c.isalnum() or c == "_" for c in bid) or not bid.isascii():
+        if (not isinstance(bid, str) or not bid or bid != bid.lower()
+                or not all(c.isalnum() or c == "_" for c in bid) or not bid.isascii()):
             _fail(where, "id must be lowercase snake_case ascii")
         if bid in boxes:
             _fail(where, "duplicate id")
@@ -256,7 +263,8 @@ def _build_map(raw: Any) -> Map:
         if not (isinstance(rb["state"], str) and len(rb["state"]) == 2 and rb["state"].isupper()):
             _fail(where, "state must be a 2-letter code")
         shields = rb.get("shields") or {}
-        if not isinstance(shields, dict) or any(s not in SIDES or not isinstance(v, int) or v < 1 for s, v in shields.items()):
+        if not isinstance(shields, dict) or any(s not in SIDES or not isinstance(v, int) or v < 1
+                                                for s, v in shields.items()):
             _fail(where, "shields must map union/confederate to a positive int")
         for flag in ("port", "fort", "river_side", "two_recruits"):
             if not isinstance(rb.get(flag, False), bool):
@@ -296,7 +304,9 @@ def _build_map(raw: Any) -> Map:
     for i, rl in enumerate(raw["lines"]):
         if not isinstance(rl, dict):
             _fail(f"line #{i}", "must be a mapping")
-        a, b, kind = rl.get("a"), rl.get("b"), rl.get("kind")
+        a: Any = rl.get("a")              # unchecked YAML until validated below
+        b: Any = rl.get("b")
+        kind: Any = rl.get("kind")
         where = f"line #{i} ({a}~{b}~{kind})"
         unknown = set(rl) - {"a", "b", "kind", "river", "downstream", "river_side", "note"}
         if unknown:
@@ -320,8 +330,8 @@ def _build_map(raw: Any) -> Map:
         side = rl.get("river_side") or []
         if not isinstance(side, list) or not set(side) <= {a, b} or len(set(side)) != len(side):
             _fail(where, "river_side must be a list of the line's own box ids (0-2, no repeats)")
-        key = (*sorted((a, b)), kind)
-        if key in by_pair:
+        pair = _pair_key(a, b, kind)
+        if pair in by_pair:
             _fail(where, f"duplicate {kind} line between {a} and {b}")
         line = Line(
             id=f"{a}~{b}~{kind}", a=a, b=b, kind=kind,
@@ -329,7 +339,7 @@ def _build_map(raw: Any) -> Map:
             downstream=downstream if kind == "river" else None,
             river_side=tuple(side), note=str(rl.get("note") or ""),
         )
-        by_pair[key] = line
+        by_pair[pair] = line
         lines.append(line)
 
     boxes = _with_river_sides(raw["boxes"], boxes, lines)

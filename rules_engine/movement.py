@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .data import other
+from .core import GameCore
+from .map import Line
+from .state import Unit
 
 POTOMAC = "Potomac"
 RAIL_ONLY = frozenset({"rail"})
@@ -15,7 +17,7 @@ KENTUCKY_OPENS_TURN = 6          # 4.12: the Union 01/02 1862 Player Turn
 FIRST_1861_TURN = 1
 
 
-class MovementRules:
+class MovementRules(GameCore):
     # ------------------------------------------------------------------ legal
     def _movement_legal(self) -> list[dict[str, Any]]:
         acts: list[dict[str, Any]] = []
@@ -40,22 +42,18 @@ class MovementRules:
         acts.append({"type": "end_movement"})
         return acts
 
-    def _march_units_here(self):
+    def _march_units_here(self) -> list[Unit]:
         units = self.units
         return [units[u] for u in self.march_units if units[u].loc == self.active]
 
-    def _enemy_in(self, box: str, side: str) -> bool:
-        units = self.units
-        return any(units[u].side != side for u in self.at[box])
-
-    def _can_move(self, u) -> bool:
+    def _can_move(self, u: Unit) -> bool:
         if u.m >= 2 or u.sea:
             return False
         if u.loc in self.contained:
             return u.side == "confederate"           # A4.0: the Union must break out first
         return not self._enemy_in(u.loc, u.side)
 
-    def _can_entrench(self, u) -> bool:
+    def _can_entrench(self, u: Unit) -> bool:
         """4.3: one March in a Recruitment City, two Marches of one segment elsewhere."""
         if u.ent or u.m >= 2:
             return False
@@ -78,13 +76,13 @@ class MovementRules:
                     break
         return out
 
-    def _any_exit(self, u) -> bool:
+    def _any_exit(self, u: Unit) -> bool:
         for nxt, line in self.map.neighbours(u.loc):
             if self._line_usable(u.side, line) and self._may_enter(u.side, nxt):
                 return True
         return False
 
-    def _line_usable(self, side: str, line) -> bool:
+    def _line_usable(self, side: str, line: Line) -> bool:
         return not (side == "confederate" and line.river == POTOMAC)     # 4.2
 
     def _may_enter(self, side: str, box: str) -> bool:
@@ -100,10 +98,10 @@ class MovementRules:
     def _friendly_rail(self, side: str, a: str, b: str) -> bool:
         return self.controller(a) == side and self.controller(b) == side
 
-    def _cav_like(self, u) -> bool:
+    def _cav_like(self, u: Unit) -> bool:
         return u.is_cav or (u.type == "CI" and "4.8" in self.options)     # 4.8
 
-    def _max_steps(self, u, kinds: set[str], all_friendly_rail: bool) -> int:
+    def _max_steps(self, u: Unit, kinds: set[str], all_friendly_rail: bool) -> int:
         """Movement Chart: how many boxes one March may cover along these kinds."""
         if "river" in kinds:
             if len(kinds) > 1:
@@ -120,7 +118,7 @@ class MovementRules:
             return 1                              # unfriendly railroad: one box
         return 3 if bonus else 2
 
-    def _paths(self, u, enemy: set[str] | None = None) -> list[tuple[list[str], list[str]]]:
+    def _paths(self, u: Unit, enemy: set[str] | None = None) -> list[tuple[list[str], list[str]]]:
         """Every simple path this unit may take in one March, as (boxes, line kinds)."""
         side, start = u.side, u.loc
         out: list[tuple[list[str], list[str]]] = []
@@ -171,7 +169,7 @@ class MovementRules:
             return frozenset()
         return self._kentucky
 
-    def _jump_ok(self, u, over: str, lines: list) -> bool:
+    def _jump_ok(self, u: Unit, over: str, lines: list[Line]) -> bool:
         """4.4 Cavalry Jump Move or 4.5 Union River Jump Move over ``over``."""
         if u.jumped or len(lines) != 2:
             return False
@@ -245,13 +243,15 @@ class MovementRules:
         u.m += 1
         u.moved, u.ent, u.dig = True, False, False
         u.frm = boxes[-2]
-        u.river = self.map.line_between(boxes[-2], boxes[-1], by[-1]).crosses_river_into(boxes[-1])
+        last = self.map.line_between(boxes[-2], boxes[-1], by[-1])
+        assert last is not None             # a legal move runs along lines of the map
+        u.river = last.crosses_river_into(boxes[-1])
         self._note_kentucky_entry(u, path)
         self._place(unit, path[-1])
         if self.leaders:
             self._catch_lone_leaders()
 
-    def _note_kentucky_entry(self, u, boxes: list[str]) -> None:
+    def _note_kentucky_entry(self, u: Unit, boxes: list[str]) -> None:
         """4.12: a Confederate unit entering (or passing through) Kentucky during 1861
         frees the Union of the restriction at once."""
         if u.side == "confederate" and self.turn < KENTUCKY_OPENS_TURN and not self.ky_entered:
@@ -276,7 +276,7 @@ class MovementRules:
         if self.rules_since(2) and unit in self.march_units:
             self.march_units.remove(unit)       # 4.3: instead of moving; its March is spent
 
-    def _entrenched_this_march(self, u) -> bool:
+    def _entrenched_this_march(self, u: Unit) -> bool:
         """4.3 (ruling R40): entrenching is "instead of moving", and outside a
         Recruitment City its two Marches are two activations. From engine version 2 a
         unit that entrenched (or began to) in the open March leaves that March: it
@@ -416,11 +416,11 @@ class MovementRules:
             return 'A move names "path" (boxes) and "by" (one line kind per step).'
         return self._why_path(u, path, by)
 
-    def _why_path(self, u, path: list, by: list) -> str | None:
+    def _why_path(self, u: Unit, path: list[str], by: list[str]) -> str | None:
         side = u.side
         boxes = [u.loc] + list(path)
         lines = []
-        for a, b, kind in zip(boxes, boxes[1:], by):
+        for a, b, kind in zip(boxes, boxes[1:], by, strict=False):
             line = self.map.line_between(a, b, kind) if b in self.map.boxes else None
             if line is None:
                 return f"No {kind} line joins {a} and {b}."
@@ -438,18 +438,19 @@ class MovementRules:
             return "No unit may combine river movement with other lines in one March (4.0)."
         if len(kinds) > 1 and not self._cav_like(u):
             return "Infantry may not move along two different types of line in one March (4.0)."
-        friendly = all(self._friendly_rail(side, a, b) for a, b, k in zip(boxes, boxes[1:], by) if k == "rail")
+        friendly = all(self._friendly_rail(side, a, b) for a, b, k in zip(boxes, boxes[1:], by, strict=False)
+                       if k == "rail")
         if len(path) > self._max_steps(u, kinds, friendly and kinds == {"rail"}):
             if kinds == {"rail"} and not friendly and not self._cav_like(u):
                 return ("Infantry moves only one box along an unfriendly railroad; a friendly "
                         "railroad joins two boxes you control (4.0).")
-            return f"That is farther than the unit may move in one March (Movement Chart, 4.0)."
+            return "That is farther than the unit may move in one March (Movement Chart, 4.0)."
         for i, b in enumerate(path[:-1]):
             if self._enemy_in(b, side):
                 return self._why_jump(u, i, b, path, lines)
         return None
 
-    def _why_jump(self, u, i: int, over: str, path: list, lines: list) -> str:
+    def _why_jump(self, u: Unit, i: int, over: str, path: list[str], lines: list[Line]) -> str:
         if i != 0 or len(path) != 2:
             return "A unit entering a box containing enemy units must stop there (4.0)."
         if self._enemy_in(path[-1], u.side):

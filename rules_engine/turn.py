@@ -2,10 +2,13 @@
 game length (9.0) and victory (10.0)."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from . import calendar
-from .data import SIDES, other, pieces, unit_type
+from .core import GameCore
+from .data import pieces, unit_type
+from .state import Unit
 
 # 11.3: Army Maximum difference (Union minus Confederate) at the end of 03 (March):
 # the lowest difference that reaches each level, best for the Union first.
@@ -25,7 +28,7 @@ def march_level(year: int, diff: int) -> tuple[str | None, str]:
 CAPITAL = "washington"
 
 
-class TurnRules:
+class TurnRules(GameCore):
     # ------------------------------------------------------------------ dispatch
     def _phase_legal(self) -> list[dict[str, Any]]:
         phase = self.phase
@@ -263,7 +266,7 @@ class TurnRules:
                                  "the South has survived (10.0).")
 
     # ------------------------------------------------------------------ promotion
-    def _promotable(self, u, in_battle: bool) -> bool:
+    def _promotable(self, u: Unit, in_battle: bool) -> bool:
         """6.0: one step up, same kind, a piece of that type in stock, once a turn."""
         nxt = pieces()["promotes_to"].get(u.type)
         if nxt is None or u.prom or u.foreign:                       # A8.4: never promoted
@@ -289,7 +292,7 @@ class TurnRules:
     def _do_promote(self, unit: str) -> None:
         new = self._promote(unit)
         if self.phase == "battle":
-            b = self.battle
+            b = self._current_battle
             side_list = b["units"][b["winner"]]
             side_list[side_list.index(unit)] = new
             b["participants"].append(new)
@@ -304,6 +307,7 @@ class TurnRules:
         old = self.units[unit]
         new_type = pieces()["promotes_to"][old.type]
         new_id = self._pick_off_map(old.side, new_type, "stock")
+        assert new_id is not None           # promotion is legal only while stock has one
         new = self.units[new_id]
         for flag in ("red", "ent", "dig", "m", "moved", "jumped", "sea", "frm", "river", "fought"):
             setattr(new, flag, getattr(old, flag))
@@ -350,18 +354,18 @@ class TurnRules:
 
     def _recruit_types(self) -> list[str]:
         side = self.side
-        if self.recruit["points"] <= 0 or self.units_on_map(side) >= self.army_limit(side):
+        if self._current_recruit["points"] <= 0 or self.units_on_map(side) >= self.army_limit(side):
             return []
         return [t for t in ("MI", "MC") if self._pick_off_map(side, t, "pool")]
 
-    def _recruit_cities(self):
-        side, used = self.side, self.recruit["used"]
+    def _recruit_cities(self) -> Iterator[str]:
+        side, used = self.side, self._current_recruit["used"]
         for bid, _ in self._shields[side]:
             if self.controller(bid) == side and used.get(bid, 0) < self._city_capacity(bid):
                 yield bid
 
     def _can_recruit(self) -> bool:
-        if self.recruit["points"] > 0 and self._refittable():
+        if self._current_recruit["points"] > 0 and self._refittable():
             return True
         return bool(self._recruit_types()) and next(self._recruit_cities(), None) is not None
 
@@ -371,7 +375,7 @@ class TurnRules:
         if types:
             acts = [{"type": "recruit", "unit_type": t, "box": bid}
                     for bid in self._recruit_cities() for t in types]
-        if self.recruit["points"] > 0:
+        if self._current_recruit["points"] > 0:
             acts += [{"type": "refit", "unit": u} for u in self._refittable()]
         return acts
 
@@ -392,16 +396,17 @@ class TurnRules:
             self._spend_march()
             u.m += 1                     # recovering counts as one of its two Marches
         else:
-            self.recruit["points"] -= 1
+            self._current_recruit["points"] -= 1
         self._note("refitted", unit=unit)
 
     def _do_recruit(self, unit_type: str, box: str) -> None:
         uid = self._pick_off_map(self.side, unit_type, "pool")
+        assert uid is not None              # recruiting is legal only while the pool has one
         self._place(uid, box)
         if unit_type == "MI" and box in self.cav_only and self.control.get(box) == self.side:
             self.cav_only.discard(box)          # 8.0: recruited infantry holds the box
-        self.recruit["points"] -= 1
-        self.recruit["used"][box] = self.recruit["used"].get(box, 0) + 1
+        self._current_recruit["points"] -= 1
+        self._current_recruit["used"][box] = self._current_recruit["used"].get(box, 0) + 1
         self._note("recruited", unit=uid, box=box)
 
     def _do_end_recruitment(self) -> None:
@@ -435,6 +440,7 @@ class TurnRules:
             return "Crack units cannot be promoted further (6.0)."
         if "6.1" in self.options and nxt[0] == "C" and self.phase != "battle":
             return "Veterans become Crack only as victorious survivors of a battle (6.1)."
-        if self.phase == "battle" and unit not in self.battle["units"].get(self.battle["winner"] or "", []):
+        b = self.battle
+        if b is not None and unit not in b["units"].get(b["winner"] or "", []):
             return "Only a surviving unit of the winning side that took part may be promoted (6.0)."
         return f"All {unit_type(nxt)['name']} pieces are in play: the counter mix is the limit (11.6)."
