@@ -14,7 +14,7 @@ from typing import Any
 from . import calendar
 from .data import _yaml, unit_type
 from .core import GameCore
-from .state import ABROAD, COAST, OFF_MAP, Unit
+from .state import ABROAD, COAST, EUROPE, OFF_MAP, Unit
 
 CAPITAL = "washington"
 
@@ -126,7 +126,11 @@ class AdvancedRules(GameCore):
             self._after_supply()
 
     def _why_supply_loss(self, unit: Any) -> str | None:
+        """The pieces _supply_legal offers: the moving side's in the first box listed."""
         box = self.supply_boxes[0]
+        u = self.units.get(unit) if isinstance(unit, str) else None
+        if u is not None and u.side == self.side and u.loc == box:
+            return None
         return (f"{self.map.boxes[box].name} is out of supply: eliminate one of your pieces "
                 f"there (A2.2).")
 
@@ -188,9 +192,9 @@ class AdvancedRules(GameCore):
         """A4.0: contained Union units must beat the garrison before they move; the
         battle costs a March."""
         return [{"type": "breakout", "box": b} for b in self.contained
-                if self._breakout_refusal(b) is None]
+                if self._why_breakout(b) is None]
 
-    def _breakout_refusal(self, box: Any) -> str | None:
+    def _why_breakout(self, box: Any) -> str | None:
         """Why no break-out battle may be fought in ``box`` now; None if it may."""
         if self.side != "union" or box not in self.contained:
             return ("Only Union units contained in a port break out, in the Union "
@@ -203,9 +207,6 @@ class AdvancedRules(GameCore):
         if not any(u.m < 2 for u in self._side_units(box, "union")):
             return "No unit may take part in more than two Marches in a turn (4.0)."
         return None
-
-    def _why_breakout(self, box: Any) -> str | None:
-        return self._breakout_refusal(box)
 
     def _sails_from_containment(self, u: Unit) -> bool:
         """A4.0: "before Union pieces may move out of a port where they are being
@@ -324,16 +325,26 @@ class AdvancedRules(GameCore):
         """A8.4: Confederate naval movement (no invasions, jumps or Potomac), including
         bringing the foreign units over from Europe; one March each."""
         ports = [p for p in self._ports if self.controller(p) == "confederate"]
-        acts = []
-        for uid in tables()["foreign_units"]:
-            if self.units[uid].loc == "europe":
-                acts += [{"type": "sea_move", "unit": uid, "to": p} for p in ports]
-        for port in ports:
-            for uid in self.at[port]:
-                u = self.units[uid]
-                if u.side == "confederate" and not u.moved and not u.m:
-                    acts += [{"type": "sea_move", "unit": uid, "to": p} for p in ports if p != port]
-        return acts
+        sailing = [uid for uid in tables()["foreign_units"] if self.units[uid].loc == EUROPE]
+        sailing += [uid for port in ports for uid in self.at[port] if self.units[uid].side == "confederate"]
+        return [{"type": "sea_move", "unit": uid, "to": p} for uid in sailing for p in ports
+                if self._foreign_sea_refusal(uid, p) is None]
+
+    def _foreign_sea_refusal(self, unit: Any, to: Any) -> str | None:
+        """Why this Confederate piece may not sail to ``to`` now (A8.4); None if it may."""
+        u = self.units.get(unit) if isinstance(unit, str) else None
+        if u is None or u.side != "confederate":
+            return f"{unit} is not one of your units."
+        if u.loc != EUROPE:
+            if u.loc not in self.at or not self.map.boxes[u.loc].port or self.controller(u.loc) != "confederate":
+                return "Confederate naval movement goes from a Confederate-controlled port, or from Europe (A8.4)."
+            if u.moved or u.m:
+                return "A unit moving by sea must not have moved or marched this segment (4.6)."
+        if not self._is_port(to) or to == u.loc:
+            return "Units move by sea only to another Port box (4.6)."
+        if self.controller(to) != "confederate":
+            return "Confederate naval movement goes only to a Confederate-controlled port (A8.4)."
+        return None
 
     def _foreign_replacement(self, die: int) -> None:
         """A8.4: a recruitment roll of 5 or 6 sends one lost foreign unit back to Europe."""

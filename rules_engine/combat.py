@@ -21,15 +21,14 @@ class CombatRules(GameCore):
         self.phase = "battle_choice"
 
     def _battle_boxes(self) -> list[str]:
-        units, at = self.units, self.at
-        out = []
-        for box in self.occupied_boxes():
-            uids = at[box]
-            first = units[uids[0]].side
-            if any(units[u].side != first for u in uids) or self._garrison_for(box, uids):
-                if box not in self.contained:
-                    out.append(box)
-        return out
+        """Boxes where a battle must be fought this segment (contained ports may wait)."""
+        return [box for box in self.occupied_boxes() if box not in self.contained and self._battle_due(box)]
+
+    def _battle_due(self, box: str) -> bool:
+        """5.0: units of both sides share the box, or (A5.0) a garrison meets an invasion."""
+        units, uids = self.units, self.at[box]
+        first = units[uids[0]].side
+        return any(units[u].side != first for u in uids) or self._garrison_for(box, uids) is not None
 
     def _garrison_for(self, box: str, uids: list[str]) -> str | None:
         """A5.0: a Confederate port Recruitment City fights a naval invasion with its
@@ -110,7 +109,7 @@ class CombatRules(GameCore):
             return ([{"type": "rally", "unit": u} for u in b["routed"][b["rallying"]]]
                     + [{"type": "no_rally"}])
         if step == "rout_retreat":
-            return [{"type": "retreat", "to": t} for t in self._retreat_boxes(other(self._current_battle["winner"]))]
+            return [{"type": "retreat", "to": t} for t in self._retreat_boxes(self._retreating_side())]
         return []
 
     def _prepare_legal(self) -> list[dict[str, Any]]:
@@ -118,8 +117,7 @@ class CombatRules(GameCore):
         b = self._current_battle
         firing = b["firing"]
         acts: list[dict[str, Any]] = []
-        movable = any(self.units[u].type != "CD" for u in b["units"][firing])   # A5.0
-        if not b["reinforced"] and movable:
+        if self._retreat_refusal_now() is None:
             acts += [{"type": "retreat", "to": t} for t in self._retreat_boxes(firing)]
         acts += [{"type": "reinforce", "unit": u} for u in self._reinforcements(firing)]
         if "A8.2" in self.options:
@@ -141,9 +139,20 @@ class CombatRules(GameCore):
         and boxes the attackers came from."""
         b = self._current_battle
         side = b["defender"]
-        return [n for n in self._adjacent(b["box"], side)
-                if self._may_enter(side, n) and not self._enemy_in(n, side)
-                and not self._enemy_city(n, side) and n not in b["entered_from"]]
+        return [n for n in self._adjacent(b["box"], side) if self._fallback_refusal(side, n, "withdraw") is None]
+
+    def _fallback_refusal(self, side: str, box: str, verb: str) -> str | None:
+        """Why this side's units may not retreat (5.4) or withdraw (5.6) into the
+        adjacent ``box``; None if they may."""
+        b = self._current_battle
+        rule = "5.4" if verb == "retreat" else "5.6"
+        if self._enemy_in(box, side):
+            return f"You may not {verb} into a box containing enemy units ({rule})."
+        if self._enemy_city(box, side):
+            return f"You may not {verb} into an enemy-controlled Recruitment City ({rule})."
+        if side == b["defender"] and box in b["entered_from"]:
+            return f"Defenders may not {verb} to a box the attackers came from when they entered ({rule})."
+        return self._entry_refusal(side, box)
 
     def _enemy_city(self, box: str, side: str) -> bool:
         return self.map.boxes[box].recruitment_city and self.controller(box) == other(side)
@@ -152,10 +161,7 @@ class CombatRules(GameCore):
         """5.4: one adjacent box, no enemy units, not an enemy Recruitment City, a
         friendly box if there is one; defenders not where the attackers came from."""
         b = self._current_battle
-        options = [n for n in self._adjacent(b["box"], side)
-                   if self._may_enter(side, n) and not self._enemy_in(n, side)
-                   and not self._enemy_city(n, side)
-                   and not (side == b["defender"] and n in b["entered_from"])]
+        options = [n for n in self._adjacent(b["box"], side) if self._fallback_refusal(side, n, "retreat") is None]
         friendly = [n for n in options if self.controller(n) == side]
         result = friendly or options
         if self._may_evacuate(side) and "washington" not in result:
@@ -183,17 +189,31 @@ class CombatRules(GameCore):
             return []
         out = []
         for n in self._adjacent(b["box"], side):
-            if n in b["reinforced"]:
-                continue
-            mine = self._side_units(n, side)
-            enemies = len(self.at[n]) - len(mine)
-            if enemies and (side == b["attacker"] or len(mine) - 1 < enemies):
-                continue
-            out += [u.id for u in mine if not u.fought]
+            if self._reinforce_box_refusal(side, n) is None:
+                out += [u.id for u in self._side_units(n, side) if not u.fought]
         return out
 
+    def _reinforce_box_refusal(self, side: str, box: str) -> str | None:
+        """5.5: why no unit may reinforce from the adjacent ``box`` this round."""
+        b = self._current_battle
+        if box in b["reinforced"]:
+            return "Only one unit from each adjacent box may reinforce per Battle Round (5.5)."
+        mine = len(self._side_units(box, side))
+        enemies = len(self.at[box]) - mine
+        if enemies and side == b["attacker"]:
+            return "The attacker may not reinforce from a box containing enemy units (5.5)."
+        if enemies and mine - 1 < enemies:
+            return ("The defender must leave a screening force as large as the enemy force "
+                    "in the box he reinforces from (5.5).")
+        return None
+
     def _target_legal(self) -> list[dict[str, Any]]:
-        """5.1: each enemy unit must be fired upon by at least one unit if possible."""
+        return [{"type": "target", "unit": s, "target": t}
+                for s, targets in self._target_choices().items() for t in targets]
+
+    def _target_choices(self) -> dict[str, list[str]]:
+        """5.1: each enemy unit must be fired upon by at least one unit if possible;
+        the targets open to each unit that has not announced one yet."""
         b = self._current_battle
         firing = b["firing"]
         assigned = {s for s, _ in b["targets"]}
@@ -203,10 +223,9 @@ class CombatRules(GameCore):
         uncovered = [t for t in enemies if t not in covered]
         shots_left = self._shots_allowed(firing) - len(b["targets"])         # A7.0 limit
         if "5.2" in self.options:
-            return [{"type": "target", "unit": s, "target": t} for s in shooters
-                    for t in self._like_targets(s, shooters, enemies, uncovered)]
+            return {s: self._like_targets(s, shooters, enemies, uncovered) for s in shooters}
         allowed = uncovered if len(uncovered) >= shots_left else enemies
-        return [{"type": "target", "unit": s, "target": t} for s in shooters for t in allowed]
+        return {s: allowed for s in shooters}
 
     def _like_targets(self, shooter: str, shooters: list[str], enemies: list[str],
                       uncovered: list[str]) -> list[str]:
@@ -233,10 +252,32 @@ class CombatRules(GameCore):
 
     def _battle_promotable(self) -> list[str]:
         b = self._current_battle
-        beaten = [u for u in b["participants"] if self.units[u].side != b["winner"]]
-        if beaten and all(self.units[u].type == "CD" for u in beaten):
-            return []                      # A5.0: no promotion for beating a garrison alone
+        if self._beat_only_a_garrison():
+            return []
         return [u for u in b["units"][b["winner"]] if self._promotable(self.units[u], in_battle=True)]
+
+    def _beat_only_a_garrison(self) -> bool:
+        """A5.0: no promotion for beating a coastal defence garrison alone."""
+        b = self._current_battle
+        beaten = [u for u in b["participants"] if self.units[u].side != b["winner"]]
+        return bool(beaten) and all(self.units[u].type == "CD" for u in beaten)
+
+    def _retreating_side(self) -> str:
+        b = self._current_battle
+        return other(b["winner"]) if b["step"] == "rout_retreat" else b["firing"]
+
+    def _retreat_refusal_now(self) -> str | None:
+        """Why the side to act may not retreat at this step of the battle, wherever to."""
+        b = self._current_battle
+        if b["step"] == "rout_retreat":
+            return None                                  # A8.1: routed units must go
+        if b["step"] != "prepare":
+            return "Retreats begin with the second Battle Round, before firing (5.4)."
+        if b["reinforced"]:
+            return "A player cannot retreat after reinforcing this round (5.5)."
+        if not any(self.units[u].type != "CD" for u in b["units"][b["firing"]]):
+            return "A coastal defence garrison never retreats (A5.0)."
+        return None
 
     # ------------------------------------------------------------------ execute
     def _do_withdraw(self, to: str) -> None:
@@ -439,11 +480,34 @@ class CombatRules(GameCore):
         else:
             self._end_promotion_segment()
 
-    # ------------------------------------------------------------------ explain
+    # ------------------------------------------------------------------ refusals
+    # Each _why_<action> returns why that action is not allowed now, or None if it is;
+    # the legal-action lists above are built from the same checks.
     def _why_fight(self, box: Any) -> str | None:
         if self.battle is not None:
             return "One battle must be completely finished before the next begins (5.0)."
-        return f"There is no battle to fight in {box!r}: it needs units of both sides (5.0)."
+        if box in self.contained:
+            if self._battle_boxes():
+                return "First fight the battles that must be fought; then you may attack a contained port (A4.0)."
+            return None
+        if not isinstance(box, str) or box not in self._occupied or not self._battle_due(box):
+            return f"There is no battle to fight in {box!r}: it needs units of both sides (5.0)."
+        return None
+
+    def _why_contain(self, box: Any) -> str | None:
+        if self.side != "confederate":
+            return "Only the Confederate player contains a port instead of fighting there (A4.0)."
+        if box not in self._battle_boxes():
+            return f"There is no battle to fight in {box!r}: it needs units of both sides (5.0)."
+        if not self._containable(box):
+            return ("Only ports the Union took by naval invasion, Fort Monroe and Pensacola, "
+                    "while the Union holds them, can be contained (A4.0).")
+        return None
+
+    def _why_end_combat(self) -> str | None:
+        if self._battle_boxes() or not self.contained:
+            return "Every battle must be fought before the Combat Segment ends (5.0)."
+        return None
 
     def _why_target(self, unit: Any, target: Any) -> str | None:
         b = self._current_battle
@@ -459,25 +523,26 @@ class CombatRules(GameCore):
             return f"{unit} has already announced its target this round (5.1)."
         if target not in b["units"][other(firing)]:
             return f"{target} is not an enemy unit in this battle."
-        return ("Every enemy unit must be fired upon by at least one of your units "
-                "before you gang up on any (5.1).")
+        if target not in self._target_choices()[unit]:
+            if "5.2" in self.options:
+                return ("Cavalry first fire on enemy Cavalry and Infantry on enemy Infantry, each "
+                        "enemy unit of its kind at least once, before ganging up (5.2).")
+            return ("Every enemy unit must be fired upon by at least one of your units "
+                    "before you gang up on any (5.1).")
+        return None
 
     def _why_retreat(self, to: Any) -> str | None:
+        refusal = self._retreat_refusal_now()
+        if refusal:
+            return refusal
         b = self._current_battle
-        side = b["firing"]
-        if b["step"] != "prepare":
-            return "Retreats begin with the second Battle Round, before firing (5.4)."
-        if b["reinforced"]:
-            return "A player cannot retreat after reinforcing this round (5.5)."
+        side = self._retreating_side()
+        if to in self._retreat_boxes(side):
+            return None
         if to not in self._adjacent(b["box"], side):
             return "Retreat goes to an adjacent box joined by a line you may use (5.4)."
-        if self._enemy_in(to, side):
-            return "You may not retreat into a box containing enemy units (5.4)."
-        if self._enemy_city(to, side):
-            return "You may not retreat into an enemy-controlled Recruitment City (5.4)."
-        if side == b["defender"] and to in b["entered_from"]:
-            return "Defenders may not retreat to a box the attackers entered from (5.4)."
-        return "The retreat must go to a friendly box while one is available (5.4)."
+        return (self._fallback_refusal(side, to, "retreat")
+                or "The retreat must go to a friendly box while one is available (5.4).")
 
     def _why_withdraw(self, to: Any) -> str | None:
         b = self._current_battle
@@ -486,8 +551,7 @@ class CombatRules(GameCore):
                     "and not when every attacker is Cavalry (5.6).")
         if to not in self._adjacent(b["box"], b["defender"]):
             return "Cavalry withdraw only to an adjacent box (5.6)."
-        return ("Cavalry may not withdraw into enemy Recruitment Cities, enemy-occupied "
-                "boxes or boxes the attackers came from (5.6).")
+        return self._fallback_refusal(b["defender"], to, "withdraw")
 
     def _why_reinforce(self, unit: Any) -> str | None:
         b = self._current_battle
@@ -500,9 +564,4 @@ class CombatRules(GameCore):
             return "Reinforcements come only from adjacent boxes (5.5)."
         if u.fought:
             return "Units that already fought in a battle this Player Turn cannot reinforce (5.5)."
-        if u.loc in b["reinforced"]:
-            return "Only one unit from each adjacent box may reinforce per Battle Round (5.5)."
-        if u.side == b["attacker"]:
-            return "The attacker may not reinforce from a box containing enemy units (5.5)."
-        return ("The defender must leave a screening force as large as the enemy force "
-                "in the box he reinforces from (5.5).")
+        return self._entry_refusal(u.side, b["box"]) or self._reinforce_box_refusal(u.side, u.loc)

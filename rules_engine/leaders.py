@@ -70,9 +70,24 @@ class LeaderRules(GameCore):
         due = self._leaders_due(when or self.leader_resume or "")
         if not due:
             return []
-        boxes = [b for b in self.occupied_boxes() if self._side_units(b, self.side)
-                 and not self._enemy_in(b, self.side)]
+        boxes = [b for b in self.occupied_boxes() if self._leader_box_refusal(b) is None]
         return [{"type": "place_leader", "leader": due[0], "box": b} for b in boxes]
+
+    def _leader_box_refusal(self, box: Any) -> str | None:
+        """8.2: a leader arrives, or comes back, where friendly units stand and no enemy."""
+        if not isinstance(box, str) or box not in self.at or not self._side_units(box, self.side):
+            return "A leader is placed in a box with friendly units (8.2)."
+        if self._enemy_in(box, self.side):
+            return "A leader is not placed in a box containing enemy units (8.2)."
+        return None
+
+    def _why_place_leader(self, leader: Any, box: Any) -> str | None:
+        due = self._leaders_due(self.leader_resume or "")
+        if not due:
+            return "No leader is waiting to be placed (8.2)."
+        if leader != due[0]:
+            return f"Leaders are placed one at a time: {due[0].capitalize()} first (8.2)."
+        return self._leader_box_refusal(box)
 
     def _do_place_leader(self, leader: str, box: str) -> None:
         self.leaders[leader] = box
@@ -82,16 +97,35 @@ class LeaderRules(GameCore):
     def _leader_moves_legal(self) -> list[dict[str, Any]]:
         acts: list[dict[str, Any]] = []
         for lid, loc in sorted(self.leaders.items()):
-            if leader_info(lid)["side"] != self.side or loc not in self.at:
-                continue
-            if self.leader_moves.get(lid, 0) >= LEADER_MOVES:
+            if self._leader_mover_refusal(lid) is not None:
                 continue
             for path, by in self._leader_paths(loc):
                 acts.append({"type": "move_leader", "leader": lid, "path": path, "by": by})
             for origin, dest in self.sea_trips:
-                if origin == loc and self._leader_may_land(dest):
+                if self._leader_sea_refusal(loc, [origin, dest]) is None:
                     acts.append({"type": "move_leader", "leader": lid, "path": [dest], "by": ["sea"]})
         return acts
+
+    def _leader_mover_refusal(self, leader: Any) -> str | None:
+        """Why this leader may not move now, wherever to (8.2.1)."""
+        if not isinstance(leader, str) or leader not in self.leaders:
+            return f"There is no leader {leader!r}."
+        if leader_info(leader)["side"] != self.side:
+            return f"{leader.capitalize()} is not yours to move."
+        if self.leaders[leader] not in self.at:
+            return f"{leader.capitalize()} is not on the map."
+        if self.leader_moves.get(leader, 0) >= LEADER_MOVES:
+            return "A leader moves at most twice a turn (8.2.1)."
+        return None
+
+    def _leader_sea_refusal(self, loc: str, trip: list[str]) -> str | None:
+        """8.2.1: a leader sails from ``loc`` with a piece that sailed or invaded from
+        there this turn (``trip`` = [from, to] of one of this turn's sea moves)."""
+        if trip[0] != loc or trip not in self.sea_trips:
+            return "A leader moves by sea only with a piece that sailed or invaded from its box this turn (8.2.1)."
+        if not self._leader_may_land(trip[1]):
+            return "A leader sailing with a piece lands among enemy units only where friendly pieces are (8.2.1)."
+        return None
 
     def _leader_may_land(self, dest: str) -> bool:
         """8.2.1: a leader "may naval move, invade ... with any piece" of its box. From
@@ -103,10 +137,16 @@ class LeaderRules(GameCore):
         return not self._enemy_in(dest, self.side)
 
     def _why_move_leader(self, leader: Any, path: Any, by: Any) -> str | None:
+        refusal = self._leader_mover_refusal(leader)
+        if refusal:
+            return refusal
+        loc = self.leaders[leader]
         if by == ["sea"]:
-            return ("A leader moves by sea only with a piece that sailed or invaded from its "
-                    "box this turn, and lands among enemy units only where friendly pieces "
-                    "are (8.2.1).")
+            if not isinstance(path, list) or len(path) != 1:
+                return 'A leader at sea names its landing port as "path": [port] (8.2.1).'
+            return self._leader_sea_refusal(loc, [loc, path[0]])
+        if (path, by) in self._leader_paths(loc):
+            return None
         return ("A leader moves like Cavalry, up to two boxes and two moves a turn, never "
                 "jumping or passing an enemy box, and enters one only where friendly "
                 "pieces are (8.2.1).")
