@@ -553,6 +553,13 @@ class CombatRules(GameCore):
             return "Cavalry withdraw only to an adjacent box (5.6)."
         return self._fallback_refusal(b["defender"], to, "withdraw")
 
+    def _why_rally(self, unit: Any) -> str | None:
+        """The units _battle_legal offers: the rallying side's routed units."""
+        b = self._current_battle
+        if unit in b["routed"][b["rallying"]]:
+            return None
+        return "Only one of your routed units may rally (A8.11)."
+
     def _why_reinforce(self, unit: Any) -> str | None:
         b = self._current_battle
         if b["step"] != "prepare":

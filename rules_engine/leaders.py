@@ -195,17 +195,31 @@ class LeaderRules(GameCore):
 
     def _bonus_legal(self) -> list[dict[str, Any]]:
         b = self._current_battle
+        return ([{"type": "leader_bonus", "unit": uid} for uid in b["units"][b["firing"]]
+                 if self._why_leader_bonus(uid) is None]
+                + [{"type": "bonus_done"}])
+
+    def _why_leader_bonus(self, unit: Any) -> str | None:
+        """8.2.2: each leader gives as many +1s as its value, spread over at most as
+        many units as its spread."""
+        b = self._current_battle
         side = b["firing"]
         lids = self._leaders_in(b["box"], side)
-        total = sum(self.leader_value(lid) for lid in lids)
-        spread = sum(leader_info(lid)["spread"] for lid in lids)
         given = b.get("bonus", {})
-        acts = []
-        if sum(given.values()) < total:
-            for uid in b["units"][side]:
-                if uid in given or len(given) < spread:
-                    acts.append({"type": "leader_bonus", "unit": uid})
-        return acts + [{"type": "bonus_done"}]
+        if sum(given.values()) >= sum(self.leader_value(lid) for lid in lids):
+            return "Your leaders have given all their pluses this round (8.2.2)."
+        if unit not in b["units"][side]:
+            return f"{unit} is not one of your units in this battle."
+        spread = sum(leader_info(lid)["spread"] for lid in lids)
+        if unit not in given and len(given) >= spread:
+            return f"Your leaders' pluses go to at most {spread} units (8.2.2)."
+        return None
+
+    def _why_reinforce_leader(self, leader: Any) -> str | None:
+        """The leaders _prepare_legal offers: the firing side's, in adjacent boxes."""
+        if leader in self._leader_reinforcements(self._current_battle["firing"]):
+            return None
+        return "A leader reinforces a battle from an adjacent box, from the second round (8.2.1)."
 
     def _do_leader_bonus(self, unit: str) -> None:
         bonus = self._current_battle.setdefault("bonus", {})
