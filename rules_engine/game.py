@@ -10,9 +10,11 @@ Both run the same ``_execute`` code, so they cannot drift apart.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from typing import Any
 
 from . import calendar
+from .actions import Action
 from .advanced import AdvancedRules
 from .combat import CombatRules
 from .core import DieSource
@@ -122,11 +124,16 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
 
     # ------------------------------------------------------------------ public API
     def legal_actions(self) -> list[dict[str, Any]]:
+        """Every decision open now, each shaped as one of the ``Action`` TypedDicts
+        (typed as plain dicts so that callers may keep treating them as JSON)."""
         if self._legal is None:
             self._legal = [] if self.result is not None else self._phase_legal()
         return [_copy_action(a) for a in self._legal]
 
-    def apply(self, action: Any) -> list[dict[str, Any]]:
+    def apply(self, action: Action | dict[str, Any]) -> list[dict[str, Any]]:
+        """Check the action against legal_actions() and carry it out. Plain dicts are
+        welcome (JSON from the server): anything else, or a dict that is not one of the
+        legal actions, raises IllegalAction with the reason."""
         if self.result is not None:
             raise IllegalAction("The game is over.")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -206,12 +213,12 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         return canonical_json(self.state())
 
     # ------------------------------------------------------------------ machinery
-    def _run(self, action: dict[str, Any]) -> None:
+    def _run(self, action: Mapping[str, Any]) -> None:
         self._emit({"type": "action", "side": self.to_act, "action": _copy_action(action)})
         self._execute(action)
         self._legal = None
 
-    def _execute(self, action: dict[str, Any]) -> None:
+    def _execute(self, action: Mapping[str, Any]) -> None:
         handler = getattr(self, "_do_" + action["type"])
         args = {k: v for k, v in action.items() if k != "type"}
         handler(**args)
@@ -224,7 +231,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self.__dict__.update(again.__dict__)
         self._dice = dice
 
-    def explain(self, action: dict[str, Any]) -> str:
+    def explain(self, action: Mapping[str, Any]) -> str:
         """Why an action that is not in legal_actions() is refused."""
         kind = action.get("type")
         expected = sorted({a["type"] for a in (self._legal or [])})
@@ -271,7 +278,7 @@ BATTLE_STEPS = {
 }
 
 
-def _copy_action(action: dict[str, Any]) -> dict[str, Any]:
+def _copy_action(action: Mapping[str, Any]) -> dict[str, Any]:
     """Actions hold strings and numbers, and moves two flat lists: a cheap exact copy."""
     copied = dict(action)
     if "path" in copied:
@@ -280,7 +287,7 @@ def _copy_action(action: dict[str, Any]) -> dict[str, Any]:
     return copied
 
 
-def _kwargs_ok(fn: Any, action: dict[str, Any]) -> bool:
+def _kwargs_ok(fn: Any, action: Mapping[str, Any]) -> bool:
     import inspect
     try:
         inspect.signature(fn).bind(**{k: v for k, v in action.items() if k != "type"})
