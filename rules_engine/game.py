@@ -1,6 +1,6 @@
 """The Game: the public face of the rules engine.
 
-Two paths, kept apart (see ../shared/DESIGN.md):
+Two paths, kept apart:
 - deciding: ``apply(action)`` checks the action against ``legal_actions()``, then
   executes it, drawing dice from the game's die source and recording every event;
 - applying: ``replay(header, events)`` executes the recorded actions again with the
