@@ -79,7 +79,7 @@ class CombatRules(GameCore):
         self._note("battle", box=box, attacker=att_side, round=1)
         all_cav = all(self.units[u].is_cav for u in dfn)
         if all_cav and not all(self.units[u].is_cav for u in att):
-            self._current_battle["step"] = "withdraw"                              # 5.6
+            self._current_battle["step"] = "withdraw"                     # 5.6
         else:
             self._first_round_begins()
             self._to_target_step()
