@@ -26,10 +26,10 @@ class MovementRules(GameCore):
         if self.active is not None:
             enemy = self._enemy_boxes(self.side)
             for u in self._march_units_here():
-                if self._can_move(u):
+                if self._move_refusal(u) is None:
                     for path, by in self._paths(u, enemy):
                         acts.append({"type": "move", "unit": u.id, "path": path, "by": by})
-                if self._can_entrench(u):
+                if self._entrench_refusal(u) is None:
                     acts.append({"type": "entrench", "unit": u.id})
             acts.append({"type": "end_march"})
         if self.marches > 0:
@@ -48,9 +48,6 @@ class MovementRules(GameCore):
         units = self.units
         return [units[u] for u in self.march_units if units[u].loc == self.active]
 
-    def _can_move(self, u: Unit) -> bool:
-        return self._move_refusal(u) is None
-
     def _move_refusal(self, u: Unit) -> str | None:
         """Why this unit may not move in a March now, wherever it would go; None if it may."""
         if u.m >= 2:
@@ -65,9 +62,6 @@ class MovementRules(GameCore):
         if self._enemy_in(u.loc, u.side):
             return "A unit that entered a box containing enemy units must stop there (4.0)."
         return None
-
-    def _can_entrench(self, u: Unit) -> bool:
-        return self._entrench_refusal(u) is None
 
     def _entrench_refusal(self, u: Unit) -> str | None:
         """4.3: one March in a Recruitment City, two Marches of one segment elsewhere."""
@@ -96,7 +90,7 @@ class MovementRules(GameCore):
             u = self.units[uid]
             if u.side != side or u.m >= 2:
                 continue
-            if self._can_entrench(u) or (self._can_move(u) and self._any_exit(u)):
+            if self._entrench_refusal(u) is None or (self._move_refusal(u) is None and self._any_exit(u)):
                 return True
         return False
 
@@ -254,16 +248,17 @@ class MovementRules(GameCore):
         if self.side != "union":
             return self._foreign_sea_actions() if self.intervention else []
         acts: list[dict[str, Any]] = []
+        goals: dict[bool, list[str]] = {}
         for port in self._ports:
-            if self._has(port, "union"):
-                acts += self._sea_actions_from(port)
+            acts += self._sea_actions_from(port, goals)
         return acts
 
-    def _sea_actions_from(self, port: str) -> list[dict[str, Any]]:
-        """Sea moves and invasions of the Union units in ``port``; where they may go
-        depends on the port alone, so it is worked out once."""
+    def _sea_actions_from(self, port: str, goals: dict[bool, list[str]]) -> list[dict[str, Any]]:
+        """Sea moves and invasions of the Union units in ``port``. The ports they may go
+        to are the same for every unit (``_sea_goal_refusal``), so they are worked out
+        once, in ``goals``; the one test that depends on the port is the first of
+        ``_sea_dest_refusal``."""
         acts: list[dict[str, Any]] = []
-        goals: dict[bool, list[str]] = {}
         for uid in self.at[port]:
             u = self.units[uid]
             if u.side != "union":
@@ -272,8 +267,9 @@ class MovementRules(GameCore):
                 if self._sea_unit_refusal(u, invasion) is None:
                     if invasion not in goals:
                         goals[invasion] = [to for to in self._ports
-                                           if self._sea_dest_refusal(port, to, invasion) is None]
-                    acts += [{"type": kind, "unit": uid, "to": to} for to in goals[invasion]]
+                                           if self._sea_goal_refusal(to, invasion) is None]
+                    acts += [{"type": kind, "unit": uid, "to": to} for to in goals[invasion]
+                             if invasion or to != port]
         return acts
 
     def _sea_unit_refusal(self, u: Unit, invasion: bool) -> str | None:
@@ -298,6 +294,12 @@ class MovementRules(GameCore):
 
     def _sea_dest_refusal(self, frm: str, to: Any, invasion: bool) -> str | None:
         """Why Union units may not sail (4.6) or invade (4.7) from ``frm`` to ``to``."""
+        if not invasion and to == frm:
+            return "Sea Movement goes to another port (4.6)."
+        return self._sea_goal_refusal(to, invasion)
+
+    def _sea_goal_refusal(self, to: Any, invasion: bool) -> str | None:
+        """Why no Union unit may sail (4.6) or invade (4.7) to ``to`` now, from anywhere."""
         if not self._is_port(to):
             return f"Units move by sea only to Port boxes ({'4.7' if invasion else '4.6'})."
         if invasion:
@@ -307,8 +309,6 @@ class MovementRules(GameCore):
                     and self.controller("fort_monroe") == "confederate"):
                 return "While the Confederates control Fort Monroe there is no invasion of Yorktown or Norfolk (4.71)."
             return None
-        if to == frm:
-            return "Sea Movement goes to another port (4.6)."
         if self.controller(to) != "union":
             return "Sea Movement goes only to a Union-controlled port (4.6)."
         return None
@@ -415,7 +415,7 @@ class MovementRules(GameCore):
     def _movement_auto(self) -> bool:
         """Close a March nobody can use and end a segment with no Marches left."""
         if self.active is not None and not any(
-                self._can_entrench(u) or self._can_move(u) for u in self._march_units_here()):
+                self._entrench_refusal(u) is None or self._move_refusal(u) is None for u in self._march_units_here()):
             self.active, self.march_units = None, []
         if self.active is None and self.marches == 0 and not (self.leaders and self._leader_moves_legal()):
             self._do_end_movement()
