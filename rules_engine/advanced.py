@@ -12,8 +12,9 @@ import functools
 from typing import Any
 
 from . import calendar
-from .data import _yaml, other, unit_type
-from .state import ABROAD, COAST, OFF_MAP, Unit
+from .data import _yaml, unit_type
+from .core import GameCore
+from .state import ABROAD, COAST, EUROPE, OFF_MAP, Unit
 
 CAPITAL = "washington"
 
@@ -29,7 +30,7 @@ def command_value(year: int, die: int, side: str) -> int:
     return tables()["command_table"][year][die][0 if side == "union" else 1]
 
 
-class AdvancedRules:
+class AdvancedRules(GameCore):
     def _make_garrisons(self) -> list[str]:
         """A5.0: one coastal defence garrison per port with a red shield, off the map."""
         if "A5.0" not in self.options:
@@ -125,7 +126,11 @@ class AdvancedRules:
             self._after_supply()
 
     def _why_supply_loss(self, unit: Any) -> str | None:
+        """The pieces _supply_legal offers: the moving side's in the first box listed."""
         box = self.supply_boxes[0]
+        u = self.units.get(unit) if isinstance(unit, str) else None
+        if u is not None and u.side == self.side and u.loc == box:
+            return None
         return (f"{self.map.boxes[box].name} is out of supply: eliminate one of your pieces "
                 f"there (A2.2).")
 
@@ -148,7 +153,7 @@ class AdvancedRules:
     def _new_battle_day(self) -> None:
         """A7.0: each side rolls on the Command Table at the start of each battle day;
         from the second day add half (rounded up) of the day before."""
-        b = self.battle
+        b = self._current_battle
         year = calendar.year(self.turn)
         previous = b.get("leadership") or {}
         lead = {}
@@ -162,7 +167,7 @@ class AdvancedRules:
         self._note("battle_day", box=b["box"], day=b["day"], leadership=dict(lead))
 
     def _shots_allowed(self, side: str) -> int:
-        b = self.battle
+        b = self._current_battle
         count = len(b["units"][side])
         if "A7.0" not in self.options:
             return count
@@ -187,9 +192,9 @@ class AdvancedRules:
         """A4.0: contained Union units must beat the garrison before they move; the
         battle costs a March."""
         return [{"type": "breakout", "box": b} for b in self.contained
-                if self._breakout_refusal(b) is None]
+                if self._why_breakout(b) is None]
 
-    def _breakout_refusal(self, box: Any) -> str | None:
+    def _why_breakout(self, box: Any) -> str | None:
         """Why no break-out battle may be fought in ``box`` now; None if it may."""
         if self.side != "union" or box not in self.contained:
             return ("Only Union units contained in a port break out, in the Union "
@@ -203,10 +208,7 @@ class AdvancedRules:
             return "No unit may take part in more than two Marches in a turn (4.0)."
         return None
 
-    def _why_breakout(self, box: Any) -> str | None:
-        return self._breakout_refusal(box)
-
-    def _sails_from_containment(self, u) -> bool:
+    def _sails_from_containment(self, u: Unit) -> bool:
         """A4.0: "before Union pieces may move out of a port where they are being
         contained, they must fight and defeat the Confederate containing garrison", by
         sea as well (from engine version 2, ruling R43)."""
@@ -229,7 +231,7 @@ class AdvancedRules:
                     self.invaded_ports.sort()
 
     # ------------------------------------------------------------------ A8.1 morale
-    def morale_value(self, u) -> int:
+    def morale_value(self, u: Unit) -> int:
         """Morale Table: Crack 5, Veteran 4, Militia 3 (2 in 1861)."""
         quality = unit_type(u.type)["quality"]
         if quality == "militia":
@@ -238,7 +240,7 @@ class AdvancedRules:
 
     def _morale_checks(self, side: str) -> None:
         """A8.1: pieces the enemy just reduced check morale; above their value they rout."""
-        b = self.battle
+        b = self._current_battle
         for uid in b.get("fresh", []):
             u = self.units[uid]
             if uid not in b["units"][side] or u.type == "CD":
@@ -254,7 +256,7 @@ class AdvancedRules:
 
     def _day_end_rally(self) -> None:
         """A8.11: after each fourth round each side may recover one routed unit."""
-        b = self.battle
+        b = self._current_battle
         queue = [s for s in (b["defender"], b["attacker"]) if b.get("routed", {}).get(s)]
         if queue:
             b["rally_queue"] = queue[1:]
@@ -263,7 +265,7 @@ class AdvancedRules:
             b["step"] = "rally"
 
     def _do_rally(self, unit: str) -> None:
-        b = self.battle
+        b = self._current_battle
         b["routed"][b["rallying"]].remove(unit)
         b["units"][b["rallying"]].append(unit)                 # it returns reduced
         self._note("rallied", unit=unit)
@@ -273,7 +275,7 @@ class AdvancedRules:
         self._next_rally()
 
     def _next_rally(self) -> None:
-        b = self.battle
+        b = self._current_battle
         if b["rally_queue"]:
             b["rallying"] = b["rally_queue"].pop(0)
             return
@@ -284,7 +286,7 @@ class AdvancedRules:
     def _desertion_checks(self) -> None:
         """A8.12: after a battle every reduced participant rolls; above its morale value
         (+1 for the losing army, -1 if it did not rout) it deserts."""
-        b = self.battle
+        b = self._current_battle
         for uid in sorted(set(b["participants"])):
             u = self.units[uid]
             if u.loc in OFF_MAP or not u.red or u.type == "CD":
@@ -323,16 +325,26 @@ class AdvancedRules:
         """A8.4: Confederate naval movement (no invasions, jumps or Potomac), including
         bringing the foreign units over from Europe; one March each."""
         ports = [p for p in self._ports if self.controller(p) == "confederate"]
-        acts = []
-        for uid in tables()["foreign_units"]:
-            if self.units[uid].loc == "europe":
-                acts += [{"type": "sea_move", "unit": uid, "to": p} for p in ports]
-        for port in ports:
-            for uid in self.at[port]:
-                u = self.units[uid]
-                if u.side == "confederate" and not u.moved and not u.m:
-                    acts += [{"type": "sea_move", "unit": uid, "to": p} for p in ports if p != port]
-        return acts
+        sailing = [uid for uid in tables()["foreign_units"] if self.units[uid].loc == EUROPE]
+        sailing += [uid for port in ports for uid in self.at[port] if self.units[uid].side == "confederate"]
+        return [{"type": "sea_move", "unit": uid, "to": p} for uid in sailing for p in ports
+                if self._foreign_sea_refusal(uid, p) is None]
+
+    def _foreign_sea_refusal(self, unit: Any, to: Any) -> str | None:
+        """Why this Confederate piece may not sail to ``to`` now (A8.4); None if it may."""
+        u = self.units.get(unit) if isinstance(unit, str) else None
+        if u is None or u.side != "confederate":
+            return f"{unit} is not one of your units."
+        if u.loc != EUROPE:
+            if u.loc not in self.at or not self.map.boxes[u.loc].port or self.controller(u.loc) != "confederate":
+                return "Confederate naval movement goes from a Confederate-controlled port, or from Europe (A8.4)."
+            if u.moved or u.m:
+                return "A unit moving by sea must not have moved or marched this segment (4.6)."
+        if not self._is_port(to) or to == u.loc:
+            return "Units move by sea only to another Port box (4.6)."
+        if self.controller(to) != "confederate":
+            return "Confederate naval movement goes only to a Confederate-controlled port (A8.4)."
+        return None
 
     def _foreign_replacement(self, die: int) -> None:
         """A8.4: a recruitment roll of 5 or 6 sends one lost foreign unit back to Europe."""

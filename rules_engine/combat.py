@@ -11,24 +11,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from .data import other, pieces, unit_type
+from .core import GameCore
+from .data import other, unit_type
 
 
-class CombatRules:
+class CombatRules(GameCore):
     # ------------------------------------------------------------------ segment
     def _start_combat_segment(self) -> None:
         self.phase = "battle_choice"
 
     def _battle_boxes(self) -> list[str]:
-        units, at = self.units, self.at
-        out = []
-        for box in self.occupied_boxes():
-            uids = at[box]
-            first = units[uids[0]].side
-            if any(units[u].side != first for u in uids) or self._garrison_for(box, uids):
-                if box not in self.contained:
-                    out.append(box)
-        return out
+        """Boxes where a battle must be fought this segment (contained ports may wait)."""
+        return [box for box in self.occupied_boxes() if box not in self.contained and self._battle_due(box)]
+
+    def _battle_due(self, box: str) -> bool:
+        """5.0: units of both sides share the box, or (A5.0) a garrison meets an invasion."""
+        units, uids = self.units, self.at[box]
+        first = units[uids[0]].side
+        return any(units[u].side != first for u in uids) or self._garrison_for(box, uids) is not None
 
     def _garrison_for(self, box: str, uids: list[str]) -> str | None:
         """A5.0: a Confederate port Recruitment City fights a naval invasion with its
@@ -63,7 +63,7 @@ class CombatRules:
         garrison = self._garrison_for(box, self.at[box]) if att_side == "union" else None
         if garrison:
             dfn.append(garrison)                                          # A5.0
-        entered = sorted({self.units[u].frm for u in att if self.units[u].frm not in (None, "sea")})
+        entered = sorted({f for u in att if (f := self.units[u].frm) is not None and f != "sea"})
         invasion = any(self.units[u].frm == "sea" and self.units[u].river for u in att)
         self.battle = {
             "box": box, "attacker": att_side, "defender": def_side, "round": 1,
@@ -79,19 +79,19 @@ class CombatRules:
         self._note("battle", box=box, attacker=att_side, round=1)
         all_cav = all(self.units[u].is_cav for u in dfn)
         if all_cav and not all(self.units[u].is_cav for u in att):
-            self.battle["step"] = "withdraw"                              # 5.6
+            self._current_battle["step"] = "withdraw"                     # 5.6
         else:
             self._first_round_begins()
             self._to_target_step()
 
     def _first_round_begins(self) -> None:
         if "A7.0" in self.options:
-            self.battle["day"] = 1
+            self._current_battle["day"] = 1
             self._new_battle_day()
 
     # ------------------------------------------------------------------ legal
     def _battle_legal(self) -> list[dict[str, Any]]:
-        step = self.battle["step"]
+        step = self._current_battle["step"]
         if step == "withdraw":
             return ([{"type": "withdraw", "to": b} for b in self._withdraw_boxes()]
                     + [{"type": "stand"}])
@@ -105,19 +105,19 @@ class CombatRules:
             return ([{"type": "promote", "unit": u} for u in self._battle_promotable()]
                     + [{"type": "no_promotion"}])
         if step == "rally":
-            return ([{"type": "rally", "unit": u} for u in self.battle["routed"][self.battle["rallying"]]]
+            b = self._current_battle
+            return ([{"type": "rally", "unit": u} for u in b["routed"][b["rallying"]]]
                     + [{"type": "no_rally"}])
         if step == "rout_retreat":
-            return [{"type": "retreat", "to": t} for t in self._retreat_boxes(other(self.battle["winner"]))]
+            return [{"type": "retreat", "to": t} for t in self._retreat_boxes(self._retreating_side())]
         return []
 
     def _prepare_legal(self) -> list[dict[str, Any]]:
         """Round 2 on: retreat (only before reinforcing), reinforce, then open fire."""
-        b = self.battle
+        b = self._current_battle
         firing = b["firing"]
         acts: list[dict[str, Any]] = []
-        movable = any(self.units[u].type != "CD" for u in b["units"][firing])   # A5.0
-        if not b["reinforced"] and movable:
+        if self._retreat_refusal_now() is None:
             acts += [{"type": "retreat", "to": t} for t in self._retreat_boxes(firing)]
         acts += [{"type": "reinforce", "unit": u} for u in self._reinforcements(firing)]
         if "A8.2" in self.options:
@@ -137,11 +137,22 @@ class CombatRules:
     def _withdraw_boxes(self) -> list[str]:
         """5.6: any adjacent box but enemy Recruitment Cities, enemy-occupied boxes
         and boxes the attackers came from."""
-        b = self.battle
+        b = self._current_battle
         side = b["defender"]
-        return [n for n in self._adjacent(b["box"], side)
-                if self._may_enter(side, n) and not self._enemy_in(n, side)
-                and not self._enemy_city(n, side) and n not in b["entered_from"]]
+        return [n for n in self._adjacent(b["box"], side) if self._fallback_refusal(side, n, "withdraw") is None]
+
+    def _fallback_refusal(self, side: str, box: str, verb: str) -> str | None:
+        """Why this side's units may not retreat (5.4) or withdraw (5.6) into the
+        adjacent ``box``; None if they may."""
+        b = self._current_battle
+        rule = "5.4" if verb == "retreat" else "5.6"
+        if self._enemy_in(box, side):
+            return f"You may not {verb} into a box containing enemy units ({rule})."
+        if self._enemy_city(box, side):
+            return f"You may not {verb} into an enemy-controlled Recruitment City ({rule})."
+        if side == b["defender"] and box in b["entered_from"]:
+            return f"Defenders may not {verb} to a box the attackers came from when they entered ({rule})."
+        return self._entry_refusal(side, box)
 
     def _enemy_city(self, box: str, side: str) -> bool:
         return self.map.boxes[box].recruitment_city and self.controller(box) == other(side)
@@ -149,11 +160,8 @@ class CombatRules:
     def _retreat_boxes(self, side: str) -> list[str]:
         """5.4: one adjacent box, no enemy units, not an enemy Recruitment City, a
         friendly box if there is one; defenders not where the attackers came from."""
-        b = self.battle
-        options = [n for n in self._adjacent(b["box"], side)
-                   if self._may_enter(side, n) and not self._enemy_in(n, side)
-                   and not self._enemy_city(n, side)
-                   and not (side == b["defender"] and n in b["entered_from"])]
+        b = self._current_battle
+        options = [n for n in self._adjacent(b["box"], side) if self._fallback_refusal(side, n, "retreat") is None]
         friendly = [n for n in options if self.controller(n) == side]
         result = friendly or options
         if self._may_evacuate(side) and "washington" not in result:
@@ -163,7 +171,7 @@ class CombatRules:
     def _may_evacuate(self, side: str) -> bool:
         """5.41: Union units fighting in a Southern port after an invasion, or attacked
         there, may retreat by sea to Washington while the Union controls it."""
-        b = self.battle
+        b = self._current_battle
         box = self.map.boxes[b["box"]]
         if ("5.41" not in self.options or side != "union" or not box.port
                 or box.color != "confederate" or b["box"] == "washington"
@@ -176,23 +184,37 @@ class CombatRules:
         """5.5: one unit from each adjacent box per round; not units that fought this
         Player Turn; the attacker never from a box with enemy units; the defender
         leaves a screen as large as the enemy force there."""
-        b = self.battle
+        b = self._current_battle
         if not self._may_enter(side, b["box"]):
             return []
         out = []
         for n in self._adjacent(b["box"], side):
-            if n in b["reinforced"]:
-                continue
-            mine = self._side_units(n, side)
-            enemies = len(self.at[n]) - len(mine)
-            if enemies and (side == b["attacker"] or len(mine) - 1 < enemies):
-                continue
-            out += [u.id for u in mine if not u.fought]
+            if self._reinforce_box_refusal(side, n) is None:
+                out += [u.id for u in self._side_units(n, side) if not u.fought]
         return out
 
+    def _reinforce_box_refusal(self, side: str, box: str) -> str | None:
+        """5.5: why no unit may reinforce from the adjacent ``box`` this round."""
+        b = self._current_battle
+        if box in b["reinforced"]:
+            return "Only one unit from each adjacent box may reinforce per Battle Round (5.5)."
+        mine = len(self._side_units(box, side))
+        enemies = len(self.at[box]) - mine
+        if enemies and side == b["attacker"]:
+            return "The attacker may not reinforce from a box containing enemy units (5.5)."
+        if enemies and mine - 1 < enemies:
+            return ("The defender must leave a screening force as large as the enemy force "
+                    "in the box he reinforces from (5.5).")
+        return None
+
     def _target_legal(self) -> list[dict[str, Any]]:
-        """5.1: each enemy unit must be fired upon by at least one unit if possible."""
-        b = self.battle
+        return [{"type": "target", "unit": s, "target": t}
+                for s, targets in self._target_choices().items() for t in targets]
+
+    def _target_choices(self) -> dict[str, list[str]]:
+        """5.1: each enemy unit must be fired upon by at least one unit if possible;
+        the targets open to each unit that has not announced one yet."""
+        b = self._current_battle
         firing = b["firing"]
         assigned = {s for s, _ in b["targets"]}
         shooters = [u for u in b["units"][firing] if u not in assigned]
@@ -201,10 +223,9 @@ class CombatRules:
         uncovered = [t for t in enemies if t not in covered]
         shots_left = self._shots_allowed(firing) - len(b["targets"])         # A7.0 limit
         if "5.2" in self.options:
-            return [{"type": "target", "unit": s, "target": t} for s in shooters
-                    for t in self._like_targets(s, shooters, enemies, uncovered)]
+            return {s: self._like_targets(s, shooters, enemies, uncovered) for s in shooters}
         allowed = uncovered if len(uncovered) >= shots_left else enemies
-        return [{"type": "target", "unit": s, "target": t} for s in shooters for t in allowed]
+        return {s: allowed for s in shooters}
 
     def _like_targets(self, shooter: str, shooters: list[str], enemies: list[str],
                       uncovered: list[str]) -> list[str]:
@@ -230,15 +251,37 @@ class CombatRules:
         return enemies if (not cav or enemy_cav) else pool
 
     def _battle_promotable(self) -> list[str]:
-        b = self.battle
-        beaten = [u for u in b["participants"] if self.units[u].side != b["winner"]]
-        if beaten and all(self.units[u].type == "CD" for u in beaten):
-            return []                      # A5.0: no promotion for beating a garrison alone
+        b = self._current_battle
+        if self._beat_only_a_garrison():
+            return []
         return [u for u in b["units"][b["winner"]] if self._promotable(self.units[u], in_battle=True)]
+
+    def _beat_only_a_garrison(self) -> bool:
+        """A5.0: no promotion for beating a coastal defence garrison alone."""
+        b = self._current_battle
+        beaten = [u for u in b["participants"] if self.units[u].side != b["winner"]]
+        return bool(beaten) and all(self.units[u].type == "CD" for u in beaten)
+
+    def _retreating_side(self) -> str:
+        b = self._current_battle
+        return other(b["winner"]) if b["step"] == "rout_retreat" else b["firing"]
+
+    def _retreat_refusal_now(self) -> str | None:
+        """Why the side to act may not retreat at this step of the battle, wherever to."""
+        b = self._current_battle
+        if b["step"] == "rout_retreat":
+            return None                                  # A8.1: routed units must go
+        if b["step"] != "prepare":
+            return "Retreats begin with the second Battle Round, before firing (5.4)."
+        if b["reinforced"]:
+            return "A player cannot retreat after reinforcing this round (5.5)."
+        if not any(self.units[u].type != "CD" for u in b["units"][b["firing"]]):
+            return "A coastal defence garrison never retreats (A5.0)."
+        return None
 
     # ------------------------------------------------------------------ execute
     def _do_withdraw(self, to: str) -> None:
-        b = self.battle
+        b = self._current_battle
         for uid in list(b["units"][b["defender"]]):
             self.units[uid].ent = False
             self._place(uid, to)
@@ -252,7 +295,7 @@ class CombatRules:
         self._to_target_step()
 
     def _do_retreat(self, to: str) -> None:
-        b = self.battle
+        b = self._current_battle
         side = b["firing"] if b["step"] != "rout_retreat" else other(b["winner"])
         routed = b.get("routed", {}).pop(side, [])
         if b["step"] == "rout_retreat":
@@ -276,7 +319,7 @@ class CombatRules:
         self._battle_won(other(side))
 
     def _do_reinforce(self, unit: str) -> None:
-        b = self.battle
+        b = self._current_battle
         u = self.units[unit]
         b["reinforced"].append(u.loc)
         if u.side == b["attacker"] and u.loc not in b["entered_from"]:
@@ -292,19 +335,19 @@ class CombatRules:
 
     def _to_target_step(self) -> None:
         """Targets next, after the leaders' pluses are announced (8.2.2)."""
-        b = self.battle
+        b = self._current_battle
         b.pop("bonus", None)
         b["step"] = "bonus" if self._bonus_step_needed() else "target"
 
     def _do_target(self, unit: str, target: str) -> None:
-        b = self.battle
+        b = self._current_battle
         b["targets"].append([unit, target])
         if len(b["targets"]) >= self._shots_allowed(b["firing"]):
             self._fire()
 
     def shot_value(self, shooter: str, target: str) -> int:
         """5.1 Combat Value after 5.31 entrenchment, 5.32 Crack Infantry and 5.34 river."""
-        b = self.battle
+        b = self._current_battle
         s, t = self.units[shooter], self.units[target]
         value = unit_type(s.type)["combat"] + unit_type(t.type)["defense"]
         if s.type == "CD":
@@ -318,7 +361,7 @@ class CombatRules:
         return value
 
     def _fire(self) -> None:
-        b = self.battle
+        b = self._current_battle
         firing = b["firing"]
         enemies = b["units"][other(firing)]
         for shooter, target in b["targets"]:
@@ -346,9 +389,9 @@ class CombatRules:
         if not u.red:
             u.red = True
             self._note("reduced", unit=uid)
-            self.battle.setdefault("fresh", []).append(uid)       # A8.1 checks these
+            self._current_battle.setdefault("fresh", []).append(uid)       # A8.1 checks these
             return
-        b = self.battle
+        b = self._current_battle
         b["units"][u.side].remove(uid)
         if u.type == "CD":
             u.red = False                                   # A5.0: the garrison is destroyed
@@ -371,7 +414,7 @@ class CombatRules:
         self._note("eliminated", unit=uid)
 
     def _next_half(self) -> None:
-        b = self.battle
+        b = self._current_battle
         if b["firing"] == b["defender"]:
             b["firing"] = b["attacker"]
         else:
@@ -390,7 +433,7 @@ class CombatRules:
             self._day_end_rally()
 
     def _battle_won(self, winner: str) -> None:
-        b = self.battle
+        b = self._current_battle
         b["winner"] = winner
         self._note("battle_won", box=b["box"], winner=winner, round=b["round"])
         routed = b.get("routed", {})
@@ -405,7 +448,7 @@ class CombatRules:
         self._after_battle_won()
 
     def _after_battle_won(self) -> None:
-        b = self.battle
+        b = self._current_battle
         b.pop("routed", None)
         if "A8.1" in self.options:
             self._desertion_checks()
@@ -415,15 +458,15 @@ class CombatRules:
             self._finish_battle(b["winner"])
 
     def _finish_battle(self, winner: str | None) -> None:
-        for uid in self.battle["participants"]:
+        for uid in self._current_battle["participants"]:
             u = self.units[uid]
             if u.type == "CD":
                 u.red, u.fought = False, True       # A5.0: one battle a turn
                 continue
             u.fought = True
-        breakout = self.battle.get("breakout")
+        breakout = self._current_battle.get("breakout")
         if breakout:                               # A4.0: the break-out used a March
-            for u in self._side_units(self.battle["box"], "union"):
+            for u in self._side_units(self._current_battle["box"], "union"):
                 u.m = max(u.m, 1)
                 u.fought = False
         self.battle = None
@@ -433,18 +476,41 @@ class CombatRules:
 
     def _do_no_promotion(self) -> None:
         if self.phase == "battle":
-            self._finish_battle(self.battle["winner"])
+            self._finish_battle(self._current_battle["winner"])
         else:
             self._end_promotion_segment()
 
-    # ------------------------------------------------------------------ explain
+    # ------------------------------------------------------------------ refusals
+    # Each _why_<action> returns why that action is not allowed now, or None if it is;
+    # the legal-action lists above are built from the same checks.
     def _why_fight(self, box: Any) -> str | None:
         if self.battle is not None:
             return "One battle must be completely finished before the next begins (5.0)."
-        return f"There is no battle to fight in {box!r}: it needs units of both sides (5.0)."
+        if box in self.contained:
+            if self._battle_boxes():
+                return "First fight the battles that must be fought; then you may attack a contained port (A4.0)."
+            return None
+        if not isinstance(box, str) or box not in self._occupied or not self._battle_due(box):
+            return f"There is no battle to fight in {box!r}: it needs units of both sides (5.0)."
+        return None
+
+    def _why_contain(self, box: Any) -> str | None:
+        if self.side != "confederate":
+            return "Only the Confederate player contains a port instead of fighting there (A4.0)."
+        if box not in self._battle_boxes():
+            return f"There is no battle to fight in {box!r}: it needs units of both sides (5.0)."
+        if not self._containable(box):
+            return ("Only ports the Union took by naval invasion, Fort Monroe and Pensacola, "
+                    "while the Union holds them, can be contained (A4.0).")
+        return None
+
+    def _why_end_combat(self) -> str | None:
+        if self._battle_boxes() or not self.contained:
+            return "Every battle must be fought before the Combat Segment ends (5.0)."
+        return None
 
     def _why_target(self, unit: Any, target: Any) -> str | None:
-        b = self.battle
+        b = self._current_battle
         firing = b["firing"]
         if b["step"] != "target":
             return "Targets are announced after retreats and reinforcements: open fire first (5.1)."
@@ -457,38 +523,45 @@ class CombatRules:
             return f"{unit} has already announced its target this round (5.1)."
         if target not in b["units"][other(firing)]:
             return f"{target} is not an enemy unit in this battle."
-        return ("Every enemy unit must be fired upon by at least one of your units "
-                "before you gang up on any (5.1).")
+        if target not in self._target_choices()[unit]:
+            if "5.2" in self.options:
+                return ("Cavalry first fire on enemy Cavalry and Infantry on enemy Infantry, each "
+                        "enemy unit of its kind at least once, before ganging up (5.2).")
+            return ("Every enemy unit must be fired upon by at least one of your units "
+                    "before you gang up on any (5.1).")
+        return None
 
     def _why_retreat(self, to: Any) -> str | None:
-        b = self.battle
-        side = b["firing"]
-        if b["step"] != "prepare":
-            return "Retreats begin with the second Battle Round, before firing (5.4)."
-        if b["reinforced"]:
-            return "A player cannot retreat after reinforcing this round (5.5)."
+        refusal = self._retreat_refusal_now()
+        if refusal:
+            return refusal
+        b = self._current_battle
+        side = self._retreating_side()
+        if to in self._retreat_boxes(side):
+            return None
         if to not in self._adjacent(b["box"], side):
             return "Retreat goes to an adjacent box joined by a line you may use (5.4)."
-        if self._enemy_in(to, side):
-            return "You may not retreat into a box containing enemy units (5.4)."
-        if self._enemy_city(to, side):
-            return "You may not retreat into an enemy-controlled Recruitment City (5.4)."
-        if side == b["defender"] and to in b["entered_from"]:
-            return "Defenders may not retreat to a box the attackers entered from (5.4)."
-        return "The retreat must go to a friendly box while one is available (5.4)."
+        return (self._fallback_refusal(side, to, "retreat")
+                or "The retreat must go to a friendly box while one is available (5.4).")
 
     def _why_withdraw(self, to: Any) -> str | None:
-        b = self.battle
+        b = self._current_battle
         if b["step"] != "withdraw":
             return ("Only a defender with Cavalry alone may withdraw, before the first round, "
                     "and not when every attacker is Cavalry (5.6).")
         if to not in self._adjacent(b["box"], b["defender"]):
             return "Cavalry withdraw only to an adjacent box (5.6)."
-        return ("Cavalry may not withdraw into enemy Recruitment Cities, enemy-occupied "
-                "boxes or boxes the attackers came from (5.6).")
+        return self._fallback_refusal(b["defender"], to, "withdraw")
+
+    def _why_rally(self, unit: Any) -> str | None:
+        """The units _battle_legal offers: the rallying side's routed units."""
+        b = self._current_battle
+        if unit in b["routed"][b["rallying"]]:
+            return None
+        return "Only one of your routed units may rally (A8.11)."
 
     def _why_reinforce(self, unit: Any) -> str | None:
-        b = self.battle
+        b = self._current_battle
         if b["step"] != "prepare":
             return "Reinforcements arrive from the second Battle Round, before firing (5.5)."
         u = self.units.get(unit) if isinstance(unit, str) else None
@@ -498,9 +571,4 @@ class CombatRules:
             return "Reinforcements come only from adjacent boxes (5.5)."
         if u.fought:
             return "Units that already fought in a battle this Player Turn cannot reinforce (5.5)."
-        if u.loc in b["reinforced"]:
-            return "Only one unit from each adjacent box may reinforce per Battle Round (5.5)."
-        if u.side == b["attacker"]:
-            return "The attacker may not reinforce from a box containing enemy units (5.5)."
-        return ("The defender must leave a screening force as large as the enemy force "
-                "in the box he reinforces from (5.5).")
+        return self._entry_refusal(u.side, b["box"]) or self._reinforce_box_refusal(u.side, u.loc)

@@ -1,6 +1,6 @@
 """The Game: the public face of the rules engine.
 
-Two paths, kept apart (see ../shared/DESIGN.md):
+Two paths, kept apart:
 - deciding: ``apply(action)`` checks the action against ``legal_actions()``, then
   executes it, drawing dice from the game's die source and recording every event;
 - applying: ``replay(header, events)`` executes the recorded actions again with the
@@ -9,22 +9,24 @@ Both run the same ``_execute`` code, so they cannot drift apart.
 """
 from __future__ import annotations
 
-import bisect
 import copy
+from collections.abc import Mapping
 from typing import Any
 
 from . import calendar
+from .actions import Action
 from .advanced import AdvancedRules
 from .combat import CombatRules
+from .core import DieSource
 from .leaders import LeaderRules
-from .data import SIDES, options_table, other
+from .data import SIDES, options_table
 from .dice import NoDice, ScriptedDice, SeededDice, commitment
 from .errors import IllegalAction
 from .map import CURRENT_DATA_VERSION, DATA_VERSIONS, load_map, load_scenario, scenario_ids
 from .movement import MovementRules
 from .options import validate_options
 from .setup import place_scenario, place_position
-from .state import OFF_MAP, Unit, canonical_json, make_counter_mix
+from .state import canonical_json, make_counter_mix
 from .turn import TurnRules
 
 #: The rules and data version new games are made with; it is written into every
@@ -53,27 +55,27 @@ class _ReplayDice:
 class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
     """One game of A House Divided. Create it with new_game, replay or from_position."""
 
-    def __init__(self, header: dict[str, Any], dice: Any):
+    def __init__(self, header: dict[str, Any], dice: DieSource):
+        # every attribute set here is declared, with what it means, in GameCore
         self.header = header
         self.engine_version = _engine_version(header)
         self.map = load_map(self.engine_version)
         self.options = frozenset(header["options"])
         self._dice = dice
         self._recording = True
-        self.events: list[dict[str, Any]] = []
-        self._legal: list[dict] | None = None
-        self._reverted = False                 # a cavalry hold lapsed during this action (8.0)
+        self.events = []
+        self._legal = None
+        self._reverted = False
         self._undo_floor = 0
-        # --- the state proper (serialised by state()) ---
         self._index_map()
-        self.units: dict[str, Unit] = make_counter_mix(self.options)
+        self.units = make_counter_mix(self.options)
         self._garrisons = self._make_garrisons()           # A5.0
         self._make_foreign_units()                         # A8.4
-        self.at: dict[str, list[str]] = {b: [] for b in self.map.boxes}
+        self.at = {b: [] for b in self.map.boxes}
         self._on_map = {s: 0 for s in SIDES}
-        self._occupied: set[str] = set()       # boxes holding any unit
-        self._amax: dict[str, int] = {}        # Army Maximum cache, cleared on control changes
-        self._by_type: dict[tuple[str, str], list[str]] = {}
+        self._occupied = set()
+        self._amax = {}
+        self._by_type = {}
         for uid in sorted(self.units):
             u = self.units[uid]
             self._by_type.setdefault((u.side, u.type), []).append(uid)
@@ -83,31 +85,26 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self.phase = "setup"
         self.marches = 0
         self.invasion = False
-        self.active: str | None = None
-        self.march_units: list[str] = []
-        self.battle: dict[str, Any] | None = None
-        self.recruit: dict[str, Any] | None = None
+        self.active = None
+        self.march_units = []
+        self.battle = None
+        self.recruit = None
         self.promotions = 0
-        self.control: dict[str, str] = {}
-        self.cav_only: set[str] = set()
+        self.control = {}
+        self.cav_only = set()
         self.ky_entered = False
-        self.csa_losses = 0          # Confederate Veteran/Crack units lost in battle this Game Turn (6.2)
-        self.supply_boxes: list[str] = []     # A2.0: boxes still to lose a piece
-        self.washington_loss = 0              # A6.0: taken off the Union Army Maximum for good
-        self.border_raised: list[str] = []    # A8.3: border states whose militia came
-        self.intervention = False             # A8.4: foreign intervention has come
-        self.leader_resume: str | None = None  # A8.2: where play goes on after placing leaders
-        self.contained: list[str] = []         # A4.0: ports where the two sides face off
-        self.march_spent = False               # A4.0: a March of this segment went to no break-out
-        self.invaded_ports: list[str] = []     # A4.0: ports the Union took by invasion
+        self.csa_losses = 0
+        self.supply_boxes = []
+        self.washington_loss = 0
+        self.border_raised = []
+        self.intervention = False
+        self.leader_resume = None
+        self.contained = []
+        self.march_spent = False
+        self.invaded_ports = []
         self._init_leaders()                  # A8.2
-        self.result: dict[str, str] | None = None
+        self.result = None
         self.rolls = 0
-
-    def rules_since(self, version: int) -> bool:
-        """True when this game plays the rules as corrected in engine ``version``;
-        older games keep the behaviour they were played with."""
-        return self.engine_version >= version
 
     def _index_map(self) -> None:
         """Facts about the map the rules ask for again and again, computed once."""
@@ -126,24 +123,17 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
             if box.color == "confederate" and box.shields.get("confederate", 0) >= 2))
 
     # ------------------------------------------------------------------ public API
-    @property
-    def to_act(self) -> str | None:
-        if self.result is not None:
-            return None
-        if self.phase == "battle":
-            b = self.battle
-            if b["step"] == "rout_retreat":
-                return other(b["winner"])
-            return {"withdraw": b["defender"], "promote": b["winner"],
-                    "rally": b.get("rallying")}.get(b["step"], b["firing"])
-        return self.side
-
     def legal_actions(self) -> list[dict[str, Any]]:
+        """Every decision open now, each shaped as one of the ``Action`` TypedDicts
+        (typed as plain dicts so that callers may keep treating them as JSON)."""
         if self._legal is None:
             self._legal = [] if self.result is not None else self._phase_legal()
         return [_copy_action(a) for a in self._legal]
 
-    def apply(self, action: Any) -> list[dict[str, Any]]:
+    def apply(self, action: Action | dict[str, Any]) -> list[dict[str, Any]]:
+        """Check the action against legal_actions() and carry it out. Plain dicts are
+        welcome (JSON from the server): anything else, or a dict that is not one of the
+        legal actions, raises IllegalAction with the reason."""
         if self.result is not None:
             raise IllegalAction("The game is over.")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -168,29 +158,9 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         last change of who acts (the undo policy of the best play-by-web sites)."""
         return self._undo_floor
 
-    def controller(self, box_id: str) -> str | None:
-        return self.control.get(box_id) or self._default_owner[box_id]
-
     def units_in(self, box_id: str, side: str | None = None) -> list[dict[str, Any]]:
         return [self.units[u].to_dict() for u in self.at[box_id]
                 if side is None or self.units[u].side == side]
-
-    def army_maximum(self, side: str) -> int:
-        """7.1: the sum of the side's shields in the Recruitment Cities it controls."""
-        cached = self._amax.get(side)
-        if cached is None:
-            cached = sum(value for bid, value in self._shields[side] if self.controller(bid) == side)
-            if side == "union":
-                cached -= self.washington_loss                         # A6.0
-            self._amax[side] = cached
-        return cached
-
-    def _control_changed(self) -> None:
-        self._amax.clear()
-
-    def units_on_map(self, side: str) -> int:
-        """Units in play that count against the Army Maximum (7.1; not A8.4 foreign units)."""
-        return self._on_map[side]
 
     def state(self) -> dict[str, Any]:
         st = self._state_v1()
@@ -243,12 +213,12 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         return canonical_json(self.state())
 
     # ------------------------------------------------------------------ machinery
-    def _run(self, action: dict[str, Any]) -> None:
+    def _run(self, action: Mapping[str, Any]) -> None:
         self._emit({"type": "action", "side": self.to_act, "action": _copy_action(action)})
         self._execute(action)
         self._legal = None
 
-    def _execute(self, action: dict[str, Any]) -> None:
+    def _execute(self, action: Mapping[str, Any]) -> None:
         handler = getattr(self, "_do_" + action["type"])
         args = {k: v for k, v in action.items() if k != "type"}
         handler(**args)
@@ -261,72 +231,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self.__dict__.update(again.__dict__)
         self._dice = dice
 
-    def _emit(self, event: dict[str, Any]) -> None:
-        if self._recording:
-            self.events.append(event)
-
-    def _roll(self, purpose: str, **detail: Any) -> int:
-        value = self._dice.roll()
-        self.rolls += 1
-        if self._recording:
-            self.events.append({"type": "roll", "side": detail.pop("side", self.to_act),
-                                "purpose": purpose, "value": value, **detail})
-        return value
-
-    def _note(self, kind: str, **detail: Any) -> None:
-        """A derived event: what the action caused, for the log. Replay skips it."""
-        if self._recording:
-            self.events.append({"type": kind, **detail})
-
-    def _place(self, uid: str, loc: str) -> None:
-        """Move a piece anywhere (box, pool, stock, draft), keeping the box index."""
-        u = self.units[uid]
-        old = u.loc
-        counted = not u.foreign                 # A8.4: foreign units never count (7.1)
-        if old in self.at:
-            self.at[old].remove(uid)
-            self._on_map[u.side] -= counted
-            if not self.at[old]:
-                self._occupied.discard(old)
-        u.loc = loc
-        if loc in self.at:
-            self._on_map[u.side] += counted
-            bisect.insort(self.at[loc], uid)
-            self._occupied.add(loc)
-        if old in self.at:
-            self._check_vacated(old, u.side)
-
-    def _check_vacated(self, box: str, side: str) -> None:
-        """8.0 exception: Cavalry alone control a box only while they occupy it."""
-        if box in self.contained and not self._has(box, side):
-            self.contained.remove(box)                 # A4.0: the face-off is over
-        if box in self.cav_only and self.control.get(box) == side and not self._has(box, side):
-            self.cav_only.discard(box)
-            del self.control[box]
-            self._control_changed()
-            self._note("control_reverts", box=box)
-            self._reverted = self.rules_since(2)       # judged once the action is done (R45)
-
-    def occupied_boxes(self) -> list[str]:
-        return sorted(self._occupied)
-
-    def _has(self, box: str, side: str) -> bool:
-        units = self.units
-        return any(units[u].side == side for u in self.at[box])
-
-    def _side_units(self, box: str, side: str) -> list[Unit]:
-        units = self.units
-        return [units[u] for u in self.at[box] if units[u].side == side]
-
-    def _pick_off_map(self, side: str, type_: str, loc: str) -> str | None:
-        """Lowest-numbered piece of a type in the pool/stock/draft, or None."""
-        units = self.units
-        for uid in self._by_type[side, type_]:
-            if units[uid].loc == loc:
-                return uid
-        return None
-
-    def explain(self, action: dict[str, Any]) -> str:
+    def explain(self, action: Mapping[str, Any]) -> str:
         """Why an action that is not in legal_actions() is refused."""
         kind = action.get("type")
         expected = sorted({a["type"] for a in (self._legal or [])})
@@ -345,7 +250,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
 
     def _vocabulary(self) -> frozenset[str]:
         if self.phase == "battle":
-            return BATTLE_STEPS[self.battle["step"]]
+            return BATTLE_STEPS[self._current_battle["step"]]
         return PHASE_ACTIONS.get(self.phase, frozenset())
 
 
@@ -373,7 +278,7 @@ BATTLE_STEPS = {
 }
 
 
-def _copy_action(action: dict[str, Any]) -> dict[str, Any]:
+def _copy_action(action: Mapping[str, Any]) -> dict[str, Any]:
     """Actions hold strings and numbers, and moves two flat lists: a cheap exact copy."""
     copied = dict(action)
     if "path" in copied:
@@ -382,7 +287,7 @@ def _copy_action(action: dict[str, Any]) -> dict[str, Any]:
     return copied
 
 
-def _kwargs_ok(fn: Any, action: dict[str, Any]) -> bool:
+def _kwargs_ok(fn: Any, action: Mapping[str, Any]) -> bool:
     import inspect
     try:
         inspect.signature(fn).bind(**{k: v for k, v in action.items() if k != "type"})

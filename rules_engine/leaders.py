@@ -13,7 +13,7 @@ from typing import Any
 
 from . import calendar
 from .advanced import tables
-from .data import other
+from .core import GameCore
 
 LEADER_MOVES = 2
 
@@ -22,12 +22,12 @@ def leader_info(lid: str) -> dict:
     return tables()["leaders"][lid]
 
 
-class LeaderRules:
+class LeaderRules(GameCore):
     # ------------------------------------------------------------------ setup and values
     def _init_leaders(self) -> None:
-        self.leaders: dict[str, str] = {}
-        self.leader_moves: dict[str, int] = {}
-        self.sea_trips: list[list[str]] = []
+        self.leaders = {}
+        self.leader_moves = {}
+        self.sea_trips = []
         if "A8.2" in self.options:
             self.leaders = {lid: "waiting" for lid in tables()["leaders"]}
 
@@ -70,9 +70,24 @@ class LeaderRules:
         due = self._leaders_due(when or self.leader_resume or "")
         if not due:
             return []
-        boxes = [b for b in self.occupied_boxes() if self._side_units(b, self.side)
-                 and not self._enemy_in(b, self.side)]
+        boxes = [b for b in self.occupied_boxes() if self._leader_box_refusal(b) is None]
         return [{"type": "place_leader", "leader": due[0], "box": b} for b in boxes]
+
+    def _leader_box_refusal(self, box: Any) -> str | None:
+        """8.2: a leader arrives, or comes back, where friendly units stand and no enemy."""
+        if not isinstance(box, str) or box not in self.at or not self._side_units(box, self.side):
+            return "A leader is placed in a box with friendly units (8.2)."
+        if self._enemy_in(box, self.side):
+            return "A leader is not placed in a box containing enemy units (8.2)."
+        return None
+
+    def _why_place_leader(self, leader: Any, box: Any) -> str | None:
+        due = self._leaders_due(self.leader_resume or "")
+        if not due:
+            return "No leader is waiting to be placed (8.2)."
+        if leader != due[0]:
+            return f"Leaders are placed one at a time: {due[0].capitalize()} first (8.2)."
+        return self._leader_box_refusal(box)
 
     def _do_place_leader(self, leader: str, box: str) -> None:
         self.leaders[leader] = box
@@ -82,16 +97,35 @@ class LeaderRules:
     def _leader_moves_legal(self) -> list[dict[str, Any]]:
         acts: list[dict[str, Any]] = []
         for lid, loc in sorted(self.leaders.items()):
-            if leader_info(lid)["side"] != self.side or loc not in self.at:
-                continue
-            if self.leader_moves.get(lid, 0) >= LEADER_MOVES:
+            if self._leader_mover_refusal(lid) is not None:
                 continue
             for path, by in self._leader_paths(loc):
                 acts.append({"type": "move_leader", "leader": lid, "path": path, "by": by})
             for origin, dest in self.sea_trips:
-                if origin == loc and self._leader_may_land(dest):
+                if self._leader_sea_refusal(loc, [origin, dest]) is None:
                     acts.append({"type": "move_leader", "leader": lid, "path": [dest], "by": ["sea"]})
         return acts
+
+    def _leader_mover_refusal(self, leader: Any) -> str | None:
+        """Why this leader may not move now, wherever to (8.2.1)."""
+        if not isinstance(leader, str) or leader not in self.leaders:
+            return f"There is no leader {leader!r}."
+        if leader_info(leader)["side"] != self.side:
+            return f"{leader.capitalize()} is not yours to move."
+        if self.leaders[leader] not in self.at:
+            return f"{leader.capitalize()} is not on the map."
+        if self.leader_moves.get(leader, 0) >= LEADER_MOVES:
+            return "A leader moves at most twice a turn (8.2.1)."
+        return None
+
+    def _leader_sea_refusal(self, loc: str, trip: list[str]) -> str | None:
+        """8.2.1: a leader sails from ``loc`` with a piece that sailed or invaded from
+        there this turn (``trip`` = [from, to] of one of this turn's sea moves)."""
+        if trip[0] != loc or trip not in self.sea_trips:
+            return "A leader moves by sea only with a piece that sailed or invaded from its box this turn (8.2.1)."
+        if not self._leader_may_land(trip[1]):
+            return "A leader sailing with a piece lands among enemy units only where friendly pieces are (8.2.1)."
+        return None
 
     def _leader_may_land(self, dest: str) -> bool:
         """8.2.1: a leader "may naval move, invade ... with any piece" of its box. From
@@ -103,10 +137,16 @@ class LeaderRules:
         return not self._enemy_in(dest, self.side)
 
     def _why_move_leader(self, leader: Any, path: Any, by: Any) -> str | None:
+        refusal = self._leader_mover_refusal(leader)
+        if refusal:
+            return refusal
+        loc = self.leaders[leader]
         if by == ["sea"]:
-            return ("A leader moves by sea only with a piece that sailed or invaded from its "
-                    "box this turn, and lands among enemy units only where friendly pieces "
-                    "are (8.2.1).")
+            if not isinstance(path, list) or len(path) != 1:
+                return 'A leader at sea names its landing port as "path": [port] (8.2.1).'
+            return self._leader_sea_refusal(loc, [loc, path[0]])
+        if (path, by) in self._leader_paths(loc):
+            return None
         return ("A leader moves like Cavalry, up to two boxes and two moves a turn, never "
                 "jumping or passing an enemy box, and enters one only where friendly "
                 "pieces are (8.2.1).")
@@ -154,39 +194,53 @@ class LeaderRules:
             self.leaders[lid] = to
 
     def _bonus_legal(self) -> list[dict[str, Any]]:
-        b = self.battle
+        b = self._current_battle
+        return ([{"type": "leader_bonus", "unit": uid} for uid in b["units"][b["firing"]]
+                 if self._why_leader_bonus(uid) is None]
+                + [{"type": "bonus_done"}])
+
+    def _why_leader_bonus(self, unit: Any) -> str | None:
+        """8.2.2: each leader gives as many +1s as its value, spread over at most as
+        many units as its spread."""
+        b = self._current_battle
         side = b["firing"]
         lids = self._leaders_in(b["box"], side)
-        total = sum(self.leader_value(lid) for lid in lids)
-        spread = sum(leader_info(lid)["spread"] for lid in lids)
         given = b.get("bonus", {})
-        acts = []
-        if sum(given.values()) < total:
-            for uid in b["units"][side]:
-                if uid in given or len(given) < spread:
-                    acts.append({"type": "leader_bonus", "unit": uid})
-        return acts + [{"type": "bonus_done"}]
+        if sum(given.values()) >= sum(self.leader_value(lid) for lid in lids):
+            return "Your leaders have given all their pluses this round (8.2.2)."
+        if unit not in b["units"][side]:
+            return f"{unit} is not one of your units in this battle."
+        spread = sum(leader_info(lid)["spread"] for lid in lids)
+        if unit not in given and len(given) >= spread:
+            return f"Your leaders' pluses go to at most {spread} units (8.2.2)."
+        return None
+
+    def _why_reinforce_leader(self, leader: Any) -> str | None:
+        """The leaders _prepare_legal offers: the firing side's, in adjacent boxes."""
+        if leader in self._leader_reinforcements(self._current_battle["firing"]):
+            return None
+        return "A leader reinforces a battle from an adjacent box, from the second round (8.2.1)."
 
     def _do_leader_bonus(self, unit: str) -> None:
-        bonus = self.battle.setdefault("bonus", {})
+        bonus = self._current_battle.setdefault("bonus", {})
         bonus[unit] = bonus.get(unit, 0) + 1
 
     def _do_bonus_done(self) -> None:
-        self.battle["step"] = "target"
+        self._current_battle["step"] = "target"
 
     def _bonus_step_needed(self) -> bool:
-        b = self.battle
+        b = self._current_battle
         return "A8.2" in self.options and bool(self._leaders_in(b["box"], b["firing"]))
 
     def _leader_reinforcements(self, side: str) -> list[str]:
-        b = self.battle
+        b = self._current_battle
         return [lid for n in self._adjacent(b["box"], side) for lid in self._leaders_in(n, side)]
 
     def _do_reinforce_leader(self, leader: str) -> None:
-        self.leaders[leader] = self.battle["box"]
+        self.leaders[leader] = self._current_battle["box"]
         side = leader_info(leader)["side"]
-        self.battle["leaders"].setdefault(side, []).append(leader)
-        self._note("leader_reinforces", leader=leader, box=self.battle["box"])
+        self._current_battle["leaders"].setdefault(side, []).append(leader)
+        self._note("leader_reinforces", leader=leader, box=self._current_battle["box"])
         if self.rules_since(2):
             self._leader_joins_the_day(leader, side)
 
@@ -194,8 +248,8 @@ class LeaderRules:
         """8.2.2: "leaders who reinforce a battle may add their effects immediately upon
         their arrival", so with A7.0 the value joins this day's battlefield leadership
         at once (ruling R44; the track still ends at eight)."""
-        lead = self.battle.get("leadership")
+        lead = self._current_battle.get("leadership")
         if lead is None:
             return                                   # no A7.0: only the pluses, as ever
         lead[side] = min(lead[side] + self.leader_value(leader), tables()["max_firing_units"])
-        self._note("battle_leadership", box=self.battle["box"], side=side, leadership=lead[side])
+        self._note("battle_leadership", box=self._current_battle["box"], side=side, leadership=lead[side])

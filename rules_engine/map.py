@@ -23,7 +23,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, NoReturn
+from collections.abc import Mapping
 
 import yaml
 
@@ -189,7 +190,7 @@ class Map:
             raise KeyError(f"unknown box id {box_id!r}") from None
 
     def line_between(self, a: str, b: str, kind: str) -> Line | None:
-        return self._by_pair.get((*sorted((a, b)), kind))
+        return self._by_pair.get(_pair_key(a, b, kind))
 
     def lines_between(self, a: str, b: str) -> tuple[Line, ...]:
         return tuple(ln for k in KINDS if (ln := self.line_between(a, b, k)) is not None)
@@ -210,6 +211,11 @@ class Map:
         }
 
 
+def _pair_key(a: str, b: str, kind: str) -> tuple[str, str, str]:
+    """A line's key whichever end is named first."""
+    return (a, b, kind) if a <= b else (b, a, kind)
+
+
 def _norm(s: str) -> str:
     return " ".join(str(s).casefold().split())
 
@@ -217,17 +223,30 @@ def _norm(s: str) -> str:
 # --------------------------------------------------------------------------
 # Loading and validation
 # --------------------------------------------------------------------------
-def _fail(what: str, msg: str) -> None:
+def _fail(what: str, msg: str) -> NoReturn:
     raise ValueError(f"map.yaml: {what}: {msg}")
 
 
 def _build_map(raw: Any) -> Map:
     if not isinstance(raw, dict) or "boxes" not in raw or "lines" not in raw:
         raise ValueError("map.yaml: top level must be a mapping with 'boxes' and 'lines'")
+    boxes, names = _build_boxes(raw["boxes"])
+    lines, by_pair = _build_lines(raw["lines"], boxes)
+    boxes = _with_river_sides(raw["boxes"], boxes, lines)
+    adj: dict[str, list[tuple[str, Line]]] = {bid: [] for bid in boxes}
+    for ln in lines:
+        adj[ln.a].append((ln.b, ln))
+        adj[ln.b].append((ln.a, ln))
+    adjacent = {bid: tuple(sorted(v, key=lambda t: (t[0], t[1].kind))) for bid, v in adj.items()}
+    _check_connected(boxes, adjacent)
+    return Map(boxes=boxes, lines=tuple(lines), _adjacent=adjacent, _by_pair=by_pair, _names=names)
+
+
+def _build_boxes(raw_boxes: Any) -> tuple[dict[str, Box], dict[str, str]]:
+    """The boxes, and every id, name and alias (normalised) with the box it names."""
     boxes: dict[str, Box] = {}
     names: dict[str, str] = {}
-
-    all_ids = {rb.get("id") for rb in raw["boxes"] if isinstance(rb, dict)}
+    all_ids = {rb.get("id") for rb in raw_boxes if isinstance(rb, dict)}
 
     def claim(label: str, box_id: str, what: str) -> None:
         key = _norm(label)
@@ -237,124 +256,137 @@ def _build_map(raw: Any) -> Map:
             _fail(f"box {box_id!r}", f"{what} {label!r} already used by box {names[key]!r}")
         names[key] = box_id
 
-    for i, rb in enumerate(raw["boxes"]):
-        bid = rb.get("id") if isinstance(rb, dict) else None
-        where = f"box #{i} ({bid!r})"
-        if not isinstance(bid, str) or not bid or bid != bid.lower() or not all(c.isalnum() or c == "_" for c in bid) or not bid.isascii():
-            _fail(where, "id must be lowercase snake_case ascii")
-        if bid in boxes:
-            _fail(where, "duplicate id")
-        for key in ("name", "state", "color", "lat", "lon"):
-            if key not in rb:
-                _fail(where, f"missing {key!r}")
-        unknown = set(rb) - {"id", "name", "state", "color", "shields", "port", "fort", "lat", "lon",
-                             "aliases", "note", "river_side", "two_recruits"}
-        if unknown:
-            _fail(where, f"unknown fields {sorted(unknown)}")
-        if rb["color"] not in COLORS:
-            _fail(where, f"color must be one of {COLORS}")
-        if not (isinstance(rb["state"], str) and len(rb["state"]) == 2 and rb["state"].isupper()):
-            _fail(where, "state must be a 2-letter code")
-        shields = rb.get("shields") or {}
-        if not isinstance(shields, dict) or any(s not in SIDES or not isinstance(v, int) or v < 1 for s, v in shields.items()):
-            _fail(where, "shields must map union/confederate to a positive int")
-        for flag in ("port", "fort", "river_side", "two_recruits"):
-            if not isinstance(rb.get(flag, False), bool):
-                _fail(where, f"{flag} must be a boolean")
-        lat, lon = rb["lat"], rb["lon"]
-        if not isinstance(lat, (int, float)) or not isinstance(lon, (int, float)):
-            _fail(where, "lat/lon must be numbers")
-        x, y = project(float(lat), float(lon))
-        if not (VIEWPORT_MARGIN <= x <= VIEWPORT_WIDTH - VIEWPORT_MARGIN
-                and VIEWPORT_MARGIN <= y <= VIEWPORT_HEIGHT - VIEWPORT_MARGIN):
-            _fail(where, f"position {lat},{lon} falls outside PROJECTION_FRAME")
-        aliases = rb.get("aliases") or []
-        if not isinstance(aliases, list) or not all(isinstance(a, str) and a for a in aliases):
-            _fail(where, "aliases must be a list of strings")
-        box = Box(
-            id=bid, name=str(rb["name"]), state=rb["state"], color=rb["color"],
-            shields=MappingProxyType({s: shields[s] for s in SIDES if s in shields}),
-            port=bool(rb.get("port", False)), fort=bool(rb.get("fort", False)),
-            lat=float(lat), lon=float(lon), x=x, y=y,
-            aliases=tuple(aliases), note=str(rb.get("note") or ""),
-            river_side=bool(rb.get("river_side", False)),
-            # 7.5 names the cities "with a value of 3 or more"; a box may be excepted
-            two_recruits=bool(rb.get("two_recruits", max(shields.values(), default=0) >= 3)),
-        )
-        boxes[bid] = box
-        claim(bid, bid, "id")
-        claim(box.name, bid, "name")
+    for i, rb in enumerate(raw_boxes):
+        box = _build_box(i, rb, boxes)
+        boxes[box.id] = box
+        claim(box.id, box.id, "id")
+        claim(box.name, box.id, "name")
         seen_alias: set[str] = set()
-        for al in aliases:
+        for al in box.aliases:
             if _norm(al) in seen_alias:
-                _fail(where, f"alias {al!r} listed twice")
+                _fail(f"box #{i} ({box.id!r})", f"alias {al!r} listed twice")
             seen_alias.add(_norm(al))
-            claim(al, bid, "alias")
+            claim(al, box.id, "alias")
+    return boxes, names
 
+
+def _build_box(i: int, rb: Any, boxes: dict[str, Box]) -> Box:
+    bid = rb.get("id") if isinstance(rb, dict) else None
+    where = f"box #{i} ({bid!r})"
+    if (not isinstance(bid, str) or not bid or bid != bid.lower()
+            or not all(c.isalnum() or c == "_" for c in bid) or not bid.isascii()):
+        _fail(where, "id must be lowercase snake_case ascii")
+    if bid in boxes:
+        _fail(where, "duplicate id")
+    _check_box_fields(where, rb)
+    shields = rb.get("shields") or {}
+    lat, lon = rb["lat"], rb["lon"]
+    x, y = project(float(lat), float(lon))
+    if not (VIEWPORT_MARGIN <= x <= VIEWPORT_WIDTH - VIEWPORT_MARGIN
+            and VIEWPORT_MARGIN <= y <= VIEWPORT_HEIGHT - VIEWPORT_MARGIN):
+        _fail(where, f"position {lat},{lon} falls outside PROJECTION_FRAME")
+    aliases = rb.get("aliases") or []
+    if not isinstance(aliases, list) or not all(isinstance(a, str) and a for a in aliases):
+        _fail(where, "aliases must be a list of strings")
+    return Box(
+        id=bid, name=str(rb["name"]), state=rb["state"], color=rb["color"],
+        shields=MappingProxyType({s: shields[s] for s in SIDES if s in shields}),
+        port=bool(rb.get("port", False)), fort=bool(rb.get("fort", False)),
+        lat=float(lat), lon=float(lon), x=x, y=y,
+        aliases=tuple(aliases), note=str(rb.get("note") or ""),
+        river_side=bool(rb.get("river_side", False)),
+        # 7.5 names the cities "with a value of 3 or more"; a box may be excepted
+        two_recruits=bool(rb.get("two_recruits", max(shields.values(), default=0) >= 3)),
+    )
+
+
+def _check_box_fields(where: str, rb: dict[str, Any]) -> None:
+    for key in ("name", "state", "color", "lat", "lon"):
+        if key not in rb:
+            _fail(where, f"missing {key!r}")
+    unknown = set(rb) - {"id", "name", "state", "color", "shields", "port", "fort", "lat", "lon",
+                         "aliases", "note", "river_side", "two_recruits"}
+    if unknown:
+        _fail(where, f"unknown fields {sorted(unknown)}")
+    if rb["color"] not in COLORS:
+        _fail(where, f"color must be one of {COLORS}")
+    if not (isinstance(rb["state"], str) and len(rb["state"]) == 2 and rb["state"].isupper()):
+        _fail(where, "state must be a 2-letter code")
+    shields = rb.get("shields") or {}
+    if not isinstance(shields, dict) or any(s not in SIDES or not isinstance(v, int) or v < 1
+                                            for s, v in shields.items()):
+        _fail(where, "shields must map union/confederate to a positive int")
+    for flag in ("port", "fort", "river_side", "two_recruits"):
+        if not isinstance(rb.get(flag, False), bool):
+            _fail(where, f"{flag} must be a boolean")
+    if not isinstance(rb["lat"], (int, float)) or not isinstance(rb["lon"], (int, float)):
+        _fail(where, "lat/lon must be numbers")
+
+
+def _build_lines(raw_lines: Any, boxes: dict[str, Box]) -> tuple[list[Line], dict[tuple[str, str, str], Line]]:
     lines: list[Line] = []
     by_pair: dict[tuple[str, str, str], Line] = {}
-    for i, rl in enumerate(raw["lines"]):
-        if not isinstance(rl, dict):
-            _fail(f"line #{i}", "must be a mapping")
-        a, b, kind = rl.get("a"), rl.get("b"), rl.get("kind")
-        where = f"line #{i} ({a}~{b}~{kind})"
-        unknown = set(rl) - {"a", "b", "kind", "river", "downstream", "river_side", "note"}
-        if unknown:
-            _fail(where, f"unknown fields {sorted(unknown)}")
-        for end in (a, b):
-            if end not in boxes:
-                _fail(where, f"unknown box id {end!r}")
-        if a == b:
-            _fail(where, "a line must join two different boxes")
-        if kind not in KINDS:
-            _fail(where, f"kind must be one of {KINDS}")
-        river, downstream = rl.get("river"), rl.get("downstream")
-        if kind == "river":
-            if not isinstance(river, str) or not river:
-                _fail(where, "a river line needs 'river' (its name)")
-            if downstream not in (a, b):
-                _fail(where, "downstream must be one of the line's two boxes")
-        else:
-            if river is not None or downstream is not None:
-                _fail(where, "only river lines may have 'river'/'downstream'")
-        side = rl.get("river_side") or []
-        if not isinstance(side, list) or not set(side) <= {a, b} or len(set(side)) != len(side):
-            _fail(where, "river_side must be a list of the line's own box ids (0-2, no repeats)")
-        key = (*sorted((a, b)), kind)
-        if key in by_pair:
-            _fail(where, f"duplicate {kind} line between {a} and {b}")
-        line = Line(
-            id=f"{a}~{b}~{kind}", a=a, b=b, kind=kind,
-            river=river if kind == "river" else None,
-            downstream=downstream if kind == "river" else None,
-            river_side=tuple(side), note=str(rl.get("note") or ""),
-        )
-        by_pair[key] = line
+    for i, rl in enumerate(raw_lines):
+        line = _build_line(i, rl, boxes)
+        pair = _pair_key(line.a, line.b, line.kind)
+        if pair in by_pair:
+            _fail(f"line #{i} ({line.id})", f"duplicate {line.kind} line between {line.a} and {line.b}")
+        by_pair[pair] = line
         lines.append(line)
+    return lines, by_pair
 
-    boxes = _with_river_sides(raw["boxes"], boxes, lines)
-    adj: dict[str, list[tuple[str, Line]]] = {bid: [] for bid in boxes}
-    for ln in lines:
-        adj[ln.a].append((ln.b, ln))
-        adj[ln.b].append((ln.a, ln))
-    adjacent = {bid: tuple(sorted(v, key=lambda t: (t[0], t[1].kind))) for bid, v in adj.items()}
 
-    # connectivity
-    if boxes:
-        start = next(iter(boxes))
-        seen = {start}
-        todo = deque([start])
-        while todo:
-            cur = todo.popleft()
-            for nb, _ in adjacent[cur]:
-                if nb not in seen:
-                    seen.add(nb)
-                    todo.append(nb)
-        missing = sorted(set(boxes) - seen)
-        if missing:
-            raise ValueError(f"map.yaml: the map is not connected; unreachable from {start!r}: {missing}")
+def _build_line(i: int, rl: Any, boxes: dict[str, Box]) -> Line:
+    if not isinstance(rl, dict):
+        _fail(f"line #{i}", "must be a mapping")
+    a: Any = rl.get("a")              # unchecked YAML until validated below
+    b: Any = rl.get("b")
+    kind: Any = rl.get("kind")
+    where = f"line #{i} ({a}~{b}~{kind})"
+    unknown = set(rl) - {"a", "b", "kind", "river", "downstream", "river_side", "note"}
+    if unknown:
+        _fail(where, f"unknown fields {sorted(unknown)}")
+    for end in (a, b):
+        if end not in boxes:
+            _fail(where, f"unknown box id {end!r}")
+    if a == b:
+        _fail(where, "a line must join two different boxes")
+    if kind not in KINDS:
+        _fail(where, f"kind must be one of {KINDS}")
+    river, downstream = rl.get("river"), rl.get("downstream")
+    if kind == "river":
+        if not isinstance(river, str) or not river:
+            _fail(where, "a river line needs 'river' (its name)")
+        if downstream not in (a, b):
+            _fail(where, "downstream must be one of the line's two boxes")
+    elif river is not None or downstream is not None:
+        _fail(where, "only river lines may have 'river'/'downstream'")
+    side = rl.get("river_side") or []
+    if not isinstance(side, list) or not set(side) <= {a, b} or len(set(side)) != len(side):
+        _fail(where, "river_side must be a list of the line's own box ids (0-2, no repeats)")
+    return Line(
+        id=f"{a}~{b}~{kind}", a=a, b=b, kind=kind,
+        river=river if kind == "river" else None,
+        downstream=downstream if kind == "river" else None,
+        river_side=tuple(side), note=str(rl.get("note") or ""),
+    )
 
-    return Map(boxes=boxes, lines=tuple(lines), _adjacent=adjacent, _by_pair=by_pair, _names=names)
+
+def _check_connected(boxes: dict[str, Box], adjacent: dict[str, tuple[tuple[str, Line], ...]]) -> None:
+    if not boxes:
+        return
+    start = next(iter(boxes))
+    seen = {start}
+    todo = deque([start])
+    while todo:
+        cur = todo.popleft()
+        for nb, _ in adjacent[cur]:
+            if nb not in seen:
+                seen.add(nb)
+                todo.append(nb)
+    missing = sorted(set(boxes) - seen)
+    if missing:
+        raise ValueError(f"map.yaml: the map is not connected; unreachable from {start!r}: {missing}")
 
 
 def _data_dir(version: int) -> Path:

@@ -7,25 +7,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from .data import other
+from .core import GameCore
+from .map import Line
+from .state import Unit
 
 POTOMAC = "Potomac"
 RAIL_ONLY = frozenset({"rail"})
 KENTUCKY_OPENS_TURN = 6          # 4.12: the Union 01/02 1862 Player Turn
 FIRST_1861_TURN = 1
+TWO_MARCHES = "No unit may take part in more than two Marches in a turn (4.0)."
+MUST_STOP = "A unit entering a box containing enemy units must stop there (4.0)."
 
 
-class MovementRules:
+class MovementRules(GameCore):
     # ------------------------------------------------------------------ legal
     def _movement_legal(self) -> list[dict[str, Any]]:
         acts: list[dict[str, Any]] = []
         if self.active is not None:
             enemy = self._enemy_boxes(self.side)
             for u in self._march_units_here():
-                if self._can_move(u):
+                if self._move_refusal(u) is None:
                     for path, by in self._paths(u, enemy):
                         acts.append({"type": "move", "unit": u.id, "path": path, "by": by})
-                if self._can_entrench(u):
+                if self._entrench_refusal(u) is None:
                     acts.append({"type": "entrench", "unit": u.id})
             acts.append({"type": "end_march"})
         if self.marches > 0:
@@ -40,70 +44,107 @@ class MovementRules:
         acts.append({"type": "end_movement"})
         return acts
 
-    def _march_units_here(self):
+    def _march_units_here(self) -> list[Unit]:
         units = self.units
         return [units[u] for u in self.march_units if units[u].loc == self.active]
 
-    def _enemy_in(self, box: str, side: str) -> bool:
-        units = self.units
-        return any(units[u].side != side for u in self.at[box])
-
-    def _can_move(self, u) -> bool:
-        if u.m >= 2 or u.sea:
-            return False
+    def _move_refusal(self, u: Unit) -> str | None:
+        """Why this unit may not move in a March now, wherever it would go; None if it may."""
+        if u.m >= 2:
+            return TWO_MARCHES
+        if u.sea:
+            return "A unit that moved by sea may not move again this segment (4.6)."
         if u.loc in self.contained:
-            return u.side == "confederate"           # A4.0: the Union must break out first
-        return not self._enemy_in(u.loc, u.side)
+            if u.side == "confederate":
+                return None                          # A4.0: the containing side may leave
+            return ("Contained Union units must fight and defeat the containing garrison "
+                    "(breakout) before they move out of the port (A4.0).")
+        if self._enemy_in(u.loc, u.side):
+            return "A unit that entered a box containing enemy units must stop there (4.0)."
+        return None
 
-    def _can_entrench(self, u) -> bool:
+    def _entrench_refusal(self, u: Unit) -> str | None:
         """4.3: one March in a Recruitment City, two Marches of one segment elsewhere."""
-        if u.ent or u.m >= 2:
-            return False
         if self._enemy_in(u.loc, u.side) and not (u.loc in self.contained and u.side == "confederate"):
-            return False                             # 4.3 (A4.0: containing units may)
+            return "Units may not entrench in a box containing enemy units (4.3)."   # (A4.0: containing units may)
+        if u.ent:
+            return f"{u.id} is already entrenched."
+        if u.m >= 2:
+            return TWO_MARCHES
         if u.loc in self._cities:
-            return True
-        return (u.dig and u.m == 1) or (not u.dig and u.m == 0 and not u.moved)
+            return None
+        if (u.dig and u.m == 1) or (not u.dig and u.m == 0 and not u.moved):
+            return None
+        return ("Outside a Recruitment City entrenching takes two Marches of one "
+                "Movement Segment by units that have not moved (4.3).")
 
     def _activatable_boxes(self) -> list[str]:
-        side = self.side
-        out = []
-        for box in self.occupied_boxes():
-            for uid in self.at[box]:
-                u = self.units[uid]
-                if u.side != side or u.m >= 2:
-                    continue
-                if self._can_entrench(u) or (self._can_move(u) and self._any_exit(u)):
-                    out.append(box)
-                    break
-        return out
+        """The boxes ``_why_activate`` accepts; asked only while Marches are left, where
+        it comes down to ``_box_can_march``."""
+        return [box for box in self.occupied_boxes() if self._box_can_march(box)]
 
-    def _any_exit(self, u) -> bool:
+    def _box_can_march(self, box: str) -> bool:
+        """4.0: some unit of the moving side there may still move somewhere or entrench."""
+        side = self.side
+        for uid in self.at[box]:
+            u = self.units[uid]
+            if u.side != side or u.m >= 2:
+                continue
+            if self._entrench_refusal(u) is None or (self._move_refusal(u) is None and self._any_exit(u)):
+                return True
+        return False
+
+    def _any_exit(self, u: Unit) -> bool:
         for nxt, line in self.map.neighbours(u.loc):
             if self._line_usable(u.side, line) and self._may_enter(u.side, nxt):
                 return True
         return False
 
-    def _line_usable(self, side: str, line) -> bool:
-        return not (side == "confederate" and line.river == POTOMAC)     # 4.2
+    def _line_usable(self, side: str, line: Line) -> bool:
+        """4.2, asked for every step of every path: kept a bare test for speed."""
+        return not (side == "confederate" and line.river == POTOMAC)
+
+    def _line_refusal(self, side: str, line: Line) -> str | None:
+        if self._line_usable(side, line):
+            return None
+        return "Confederate units may never move along the Potomac River (4.2)."
 
     def _may_enter(self, side: str, box: str) -> bool:
         if self.map.boxes[box].color != "neutral":
-            return True
+            return True                    # the first test of _entry_refusal, made here for speed
+        return self._entry_refusal(side, box) is None
+
+    def _entry_refusal(self, side: str, box: str) -> str | None:
+        """Why units of this side may not enter the box at all now (Kentucky); None if they may."""
+        if self.map.boxes[box].color != "neutral":
+            return None
         if "4.11" in self.options and self.turn == FIRST_1861_TURN:
-            return False                                                   # 4.11
+            return "No unit may enter Kentucky on the first Game Turn (4.11)."
         if ("4.12" in self.options and side == "union" and self.turn < KENTUCKY_OPENS_TURN
                 and not self.ky_entered):
-            return False                                                   # 4.12
-        return True
+            return "Union units may not enter Kentucky before 01/02 1862 unless a Confederate unit has (4.12)."
+        return None
 
     def _friendly_rail(self, side: str, a: str, b: str) -> bool:
         return self.controller(a) == side and self.controller(b) == side
 
-    def _cav_like(self, u) -> bool:
+    def _cav_like(self, u: Unit) -> bool:
         return u.is_cav or (u.type == "CI" and "4.8" in self.options)     # 4.8
 
-    def _max_steps(self, u, kinds: set[str], all_friendly_rail: bool) -> int:
+    def _distance_refusal(self, u: Unit, kinds: set[str], all_friendly_rail: bool, steps: int) -> str | None:
+        """Why ``steps`` boxes along these kinds of line are too far for one March; None if not."""
+        if steps <= self._max_steps(u, kinds, all_friendly_rail):
+            return None
+        if "river" in kinds and len(kinds) > 1:
+            return "No unit may combine river movement with other lines in one March (4.0)."
+        if len(kinds) > 1 and not self._cav_like(u):
+            return "Infantry may not move along two different types of line in one March (4.0)."
+        if kinds == {"rail"} and not all_friendly_rail and not self._cav_like(u):
+            return ("Infantry moves only one box along an unfriendly railroad; a friendly "
+                    "railroad joins two boxes you control (4.0).")
+        return "That is farther than the unit may move in one March (Movement Chart, 4.0)."
+
+    def _max_steps(self, u: Unit, kinds: set[str], all_friendly_rail: bool) -> int:
         """Movement Chart: how many boxes one March may cover along these kinds."""
         if "river" in kinds:
             if len(kinds) > 1:
@@ -120,8 +161,13 @@ class MovementRules:
             return 1                              # unfriendly railroad: one box
         return 3 if bonus else 2
 
-    def _paths(self, u, enemy: set[str] | None = None) -> list[tuple[list[str], list[str]]]:
-        """Every simple path this unit may take in one March, as (boxes, line kinds)."""
+    def _paths(self, u: Unit, enemy: set[str] | None = None) -> list[tuple[list[str], list[str]]]:
+        """Every simple path this unit may take in one March, as (boxes, line kinds).
+
+        The fast path of ``_why_path``: the same checks, each by the same function, but
+        made once per step while the paths grow (``_max_steps`` is the distance part of
+        ``_distance_refusal``; ``_closed_boxes`` is ``_entry_refusal`` for Kentucky, the
+        only boxes it closes)."""
         side, start = u.side, u.loc
         out: list[tuple[list[str], list[str]]] = []
         neighbours = self.map.neighbours
@@ -149,8 +195,8 @@ class MovementRules:
                 new_path, new_by = path + [nxt], by + [kind]
                 enemy_here = nxt in enemy
                 jump = n == 2 and path[0] in enemy
-                if jump and (enemy_here or not self._jump_ok(u, path[0], lines + [line])):
-                    continue          # a jump (4.4, 4.5) may not end among enemy units
+                if jump and self._jump_refusal(u, path[0], lines + [line], nxt) is not None:
+                    continue
                 out.append((new_path, new_by))
                 if enemy_here:
                     if n == 1 and not u.jumped:
@@ -171,49 +217,104 @@ class MovementRules:
             return frozenset()
         return self._kentucky
 
-    def _jump_ok(self, u, over: str, lines: list) -> bool:
-        """4.4 Cavalry Jump Move or 4.5 Union River Jump Move over ``over``."""
-        if u.jumped or len(lines) != 2:
-            return False
+    def _jump_refusal(self, u: Unit, over: str, lines: list[Line], to: str) -> str | None:
+        """Why this unit may not go on through the enemy-occupied box ``over`` to ``to``
+        (4.4 Cavalry Jump Move, 4.5 Union River Jump Move); None if it may."""
+        if len(lines) != 2:
+            return MUST_STOP
+        if self._enemy_in(to, u.side):
+            return "A Jump Move may not end in a box containing enemy units (4.4)."
+        if u.jumped:
+            return "A unit may make only one Jump Move per Movement Segment (4.4)."
         kinds = {ln.kind for ln in lines}
-        if kinds == {"river"}:                                            # 4.5
-            here = u.loc
-            downriver = lines[0].is_downriver_from(here) and lines[1].is_downriver_from(over)
-            return u.side == "union" and downriver
-        if "river" in kinds or not u.is_cav:
-            return False                                                  # 4.4
+        if kinds == {"river"}:
+            if u.side != "union":
+                return "The Confederacy may not make river Jump Moves (4.5)."
+            if not (lines[0].is_downriver_from(u.loc) and lines[1].is_downriver_from(over)):
+                return "River Jump Moves go only down a river (4.5)."
+            return None
+        if not u.is_cav:
+            return ("A unit entering a box containing enemy units must stop there (4.0); "
+                    "only Cavalry may jump through one (4.4).")
+        if "river" in kinds:
+            return "Cavalry may not Jump Move by river (4.4)."
         units = self.units
-        return not any(units[x].side != u.side and units[x].is_cav for x in self.at[over])
+        if any(units[x].side != u.side and units[x].is_cav for x in self.at[over]):
+            return "Cavalry may not jump through a box holding enemy Cavalry (4.4)."
+        return None
 
     def _sea_actions(self) -> list[dict[str, Any]]:
         """4.6 Sea Movement and 4.7 Naval Invasions: one March per unit."""
         if self.side != "union":
             return self._foreign_sea_actions() if self.intervention else []
         acts: list[dict[str, Any]] = []
-        ports = self._ports
-        sea_allowed = not ("4.11" in self.options and self.turn == FIRST_1861_TURN)
-        for port in ports:
-            for uid in self.at[port]:
-                u = self.units[uid]
-                if u.side != "union" or u.moved or u.m or self._sails_from_containment(u):
-                    continue
-                if sea_allowed:
-                    for dest in ports:
-                        if dest != port and self.controller(dest) == "union":
-                            acts.append({"type": "sea_move", "unit": uid, "to": dest})
-                if self.invasion and port == "washington":
-                    for dest in ports:
-                        if self._invasion_target(dest):
-                            acts.append({"type": "invade", "unit": uid, "to": dest})
+        goals: dict[bool, list[str]] = {}
+        for port in self._ports:
+            acts += self._sea_actions_from(port, goals)
         return acts
 
-    def _invasion_target(self, dest: str) -> bool:
-        if self.controller(dest) != "confederate":
-            return False
-        if ("4.71" in self.options and dest in ("yorktown", "norfolk")
-                and self.controller("fort_monroe") == "confederate"):
-            return False                                                  # 4.71
-        return True
+    def _sea_actions_from(self, port: str, goals: dict[bool, list[str]]) -> list[dict[str, Any]]:
+        """Sea moves and invasions of the Union units in ``port``. The ports they may go
+        to are the same for every unit (``_sea_goal_refusal``), so they are worked out
+        once, in ``goals``; the one test that depends on the port is the first of
+        ``_sea_dest_refusal``."""
+        acts: list[dict[str, Any]] = []
+        for uid in self.at[port]:
+            u = self.units[uid]
+            if u.side != "union":
+                continue
+            for invasion, kind in ((False, "sea_move"), (True, "invade")):
+                if self._sea_unit_refusal(u, invasion) is None:
+                    if invasion not in goals:
+                        goals[invasion] = [to for to in self._ports
+                                           if self._sea_goal_refusal(to, invasion) is None]
+                    acts += [{"type": kind, "unit": uid, "to": to} for to in goals[invasion]
+                             if invasion or to != port]
+        return acts
+
+    def _sea_unit_refusal(self, u: Unit, invasion: bool) -> str | None:
+        """Why this Union unit may not sail (4.6) or invade (4.7) now, wherever to."""
+        rule = "4.7" if invasion else "4.6"
+        if self._sails_from_containment(u):
+            return ("Contained Union units must fight and defeat the containing garrison "
+                    "(breakout) before they leave the port (A4.0).")
+        if u.moved or u.m:
+            return f"A unit moving by sea must not have moved or marched this segment ({rule})."
+        if invasion:
+            if not self.invasion:
+                return "Naval Invasions need a roll of 6 for Marches this turn (4.7)."
+            if u.loc != "washington":
+                return "Invading units must start the Movement Segment in Washington (4.7)."
+            return None
+        if not self.map.boxes[u.loc].port:
+            return "The unit must start the Movement Segment in a Port box (4.6)."
+        if "4.11" in self.options and self.turn == FIRST_1861_TURN:
+            return "No Union Sea Movement on the first Game Turn (4.11)."
+        return None
+
+    def _sea_dest_refusal(self, frm: str, to: Any, invasion: bool) -> str | None:
+        """Why Union units may not sail (4.6) or invade (4.7) from ``frm`` to ``to``."""
+        if not invasion and to == frm:
+            return "Sea Movement goes to another port (4.6)."
+        return self._sea_goal_refusal(to, invasion)
+
+    def _sea_goal_refusal(self, to: Any, invasion: bool) -> str | None:
+        """Why no Union unit may sail (4.6) or invade (4.7) to ``to`` now, from anywhere."""
+        if not self._is_port(to):
+            return f"Units move by sea only to Port boxes ({'4.7' if invasion else '4.6'})."
+        if invasion:
+            if self.controller(to) != "confederate":
+                return "Naval Invasions go only to Confederate-controlled ports (4.7)."
+            if ("4.71" in self.options and to in ("yorktown", "norfolk")
+                    and self.controller("fort_monroe") == "confederate"):
+                return "While the Confederates control Fort Monroe there is no invasion of Yorktown or Norfolk (4.71)."
+            return None
+        if self.controller(to) != "union":
+            return "Sea Movement goes only to a Union-controlled port (4.6)."
+        return None
+
+    def _is_port(self, box: Any) -> bool:
+        return isinstance(box, str) and box in self.map.boxes and self.map.boxes[box].port
 
     # ------------------------------------------------------------------ execute
     def _do_roll_marches(self) -> None:
@@ -245,13 +346,15 @@ class MovementRules:
         u.m += 1
         u.moved, u.ent, u.dig = True, False, False
         u.frm = boxes[-2]
-        u.river = self.map.line_between(boxes[-2], boxes[-1], by[-1]).crosses_river_into(boxes[-1])
+        last = self.map.line_between(boxes[-2], boxes[-1], by[-1])
+        assert last is not None             # a legal move runs along lines of the map
+        u.river = last.crosses_river_into(boxes[-1])
         self._note_kentucky_entry(u, path)
         self._place(unit, path[-1])
         if self.leaders:
             self._catch_lone_leaders()
 
-    def _note_kentucky_entry(self, u, boxes: list[str]) -> None:
+    def _note_kentucky_entry(self, u: Unit, boxes: list[str]) -> None:
         """4.12: a Confederate unit entering (or passing through) Kentucky during 1861
         frees the Union of the restriction at once."""
         if u.side == "confederate" and self.turn < KENTUCKY_OPENS_TURN and not self.ky_entered:
@@ -276,7 +379,7 @@ class MovementRules:
         if self.rules_since(2) and unit in self.march_units:
             self.march_units.remove(unit)       # 4.3: instead of moving; its March is spent
 
-    def _entrenched_this_march(self, u) -> bool:
+    def _entrenched_this_march(self, u: Unit) -> bool:
         """4.3 (ruling R40): entrenching is "instead of moving", and outside a
         Recruitment City its two Marches are two activations. From engine version 2 a
         unit that entrenched (or began to) in the open March leaves that March: it
@@ -312,53 +415,40 @@ class MovementRules:
     def _movement_auto(self) -> bool:
         """Close a March nobody can use and end a segment with no Marches left."""
         if self.active is not None and not any(
-                self._can_entrench(u) or self._can_move(u) for u in self._march_units_here()):
+                self._entrench_refusal(u) is None or self._move_refusal(u) is None for u in self._march_units_here()):
             self.active, self.march_units = None, []
         if self.active is None and self.marches == 0 and not (self.leaders and self._leader_moves_legal()):
             self._do_end_movement()
             return True
         return False
 
-    # ------------------------------------------------------------------ explain
-    def _unit_check(self, unit: Any) -> tuple[Any, str | None]:
-        u = self.units.get(unit) if isinstance(unit, str) else None
-        if u is None:
-            return None, f"There is no unit {unit!r}."
-        if u.side != self.side:
-            return None, f"{unit} is not yours to move."
-        if u.loc not in self.at:
-            return None, f"{unit} is not on the map."
-        return u, None
-
+    # ------------------------------------------------------------------ refusals
+    # Each _why_<action> returns why that action is not allowed now, or None if it is;
+    # the legal-action lists above are built from the same checks.
     def _why_activate(self, box: Any) -> str | None:
-        if box not in self.map.boxes:
+        if not isinstance(box, str) or box not in self.map.boxes:
             return f"There is no box {box!r}."
         if self.marches <= 0:
             return "You have no Marches left (4.0)."
         if not self._has(box, self.side):
             return f"{self.map.boxes[box].name} holds none of your units (4.0)."
-        return (f"No unit in {self.map.boxes[box].name} can move or entrench: each unit "
-                "takes part in at most two Marches a turn and units that entered an "
-                "enemy-occupied box must stop there (4.0).")
+        if not self._box_can_march(box):
+            return (f"No unit in {self.map.boxes[box].name} can move or entrench: each unit "
+                    "takes part in at most two Marches a turn and units that entered an "
+                    "enemy-occupied box must stop there (4.0).")
+        return None
 
     def _why_entrench(self, unit: Any) -> str | None:
-        u, err = self._unit_check(unit)
-        if err:
-            return err
+        u = self._own_unit(unit)
+        if isinstance(u, str):
+            return u
         if self._entrenched_this_march(u):
             return ("Outside a Recruitment City entrenching takes two Marches: the unit "
                     "used this one; activate its box again for the second (4.3)."
                     if u.dig else f"{unit} is already entrenched.")
         if self.active != u.loc or unit not in self.march_units:
             return "Entrenching takes a March: activate the unit's box first (4.3)."
-        if self._enemy_in(u.loc, u.side):
-            return "Units may not entrench in a box containing enemy units (4.3)."
-        if u.ent:
-            return f"{unit} is already entrenched."
-        if u.m >= 2:
-            return "No unit may take part in more than two Marches in a turn (4.0)."
-        return ("Outside a Recruitment City entrenching takes two Marches of one "
-                "Movement Segment by units that have not moved (4.3).")
+        return self._entrench_refusal(u)
 
     def _why_sea_move(self, unit: Any, to: Any) -> str | None:
         return self._why_sea(unit, to, invasion=False)
@@ -367,103 +457,58 @@ class MovementRules:
         return self._why_sea(unit, to, invasion=True)
 
     def _why_sea(self, unit: Any, to: Any, invasion: bool) -> str | None:
-        rule = "4.7" if invasion else "4.6"
         if self.side != "union" and not (self.intervention and not invasion):
+            rule = "4.7" if invasion else "4.6"
             return f"Only the Union moves by sea ({rule}), until foreign intervention (A8.4)."
+        if self.marches <= 0:
+            return "You have no Marches left (4.0)."
         if self.side == "confederate":
-            return ("Confederate naval movement goes from a Confederate port, or from Europe, "
-                    "to another Confederate-controlled port (A8.4).")
-        u, err = self._unit_check(unit)
-        if err:
-            return err
-        if self._sails_from_containment(u):
-            return ("Contained Union units must fight and defeat the containing garrison "
-                    "(breakout) before they leave the port (A4.0).")
-        if to not in self.map.boxes or not self.map.boxes[to].port:
-            return f"Units move by sea only to Port boxes ({rule})."
-        if u.moved or u.m:
-            return f"A unit moving by sea must not have moved or marched this segment ({rule})."
-        if invasion:
-            if not self.invasion:
-                return "Naval Invasions need a roll of 6 for Marches this turn (4.7)."
-            if u.loc != "washington":
-                return "Invading units must start the Movement Segment in Washington (4.7)."
-            if self.controller(to) != "confederate":
-                return "Naval Invasions go only to Confederate-controlled ports (4.7)."
-            return "While the Confederates control Fort Monroe there is no invasion of Yorktown or Norfolk (4.71)."
-        if not self.map.boxes[u.loc].port:
-            return "The unit must start the Movement Segment in a Port box (4.6)."
-        if "4.11" in self.options and self.turn == FIRST_1861_TURN:
-            return "No Union Sea Movement on the first Game Turn (4.11)."
-        return "Sea Movement goes only to a Union-controlled port (4.6)."
+            return self._foreign_sea_refusal(unit, to)
+        u = self._own_unit(unit)
+        if isinstance(u, str):
+            return u
+        return self._sea_unit_refusal(u, invasion) or self._sea_dest_refusal(u.loc, to, invasion)
 
     def _why_move(self, unit: Any, path: Any, by: Any) -> str | None:
-        u, err = self._unit_check(unit)
-        if err:
-            return err
+        u = self._own_unit(unit)
+        if isinstance(u, str):
+            return u
         if self._entrenched_this_march(u):
-            return (f"{unit} entrenched in this March, which it uses instead of moving (4.3).")
+            return f"{unit} entrenched in this March, which it uses instead of moving (4.3)."
         if self.active is None or u.loc != self.active or unit not in self.march_units:
             return "Only units that were in the activated box may move in this March (4.0)."
-        if u.m >= 2:
-            return "No unit may take part in more than two Marches in a turn (4.0)."
-        if u.sea:
-            return "A unit that moved by sea may not move again this segment (4.6)."
-        if self._enemy_in(u.loc, u.side):
-            return "A unit that entered a box containing enemy units must stop there (4.0)."
+        refusal = self._move_refusal(u)
+        if refusal:
+            return refusal
         if (not isinstance(path, list) or not isinstance(by, list) or not path
-                or len(path) != len(by)):
+                or len(path) != len(by) or not all(isinstance(x, str) for x in path + by)):
             return 'A move names "path" (boxes) and "by" (one line kind per step).'
         return self._why_path(u, path, by)
 
-    def _why_path(self, u, path: list, by: list) -> str | None:
+    def _why_path(self, u: Unit, path: list[str], by: list[str]) -> str | None:
+        """Why this unit may not take this path in its March; None if it may (see _paths)."""
         side = u.side
         boxes = [u.loc] + list(path)
         lines = []
-        for a, b, kind in zip(boxes, boxes[1:], by):
+        for a, b, kind in zip(boxes, boxes[1:], by, strict=False):
             line = self.map.line_between(a, b, kind) if b in self.map.boxes else None
             if line is None:
                 return f"No {kind} line joins {a} and {b}."
-            if not self._line_usable(side, line):
-                return "Confederate units may never move along the Potomac River (4.2)."
-            if not self._may_enter(side, b):
-                if "4.11" in self.options and self.turn == FIRST_1861_TURN:
-                    return "No unit may enter Kentucky on the first Game Turn (4.11)."
-                return "Union units may not enter Kentucky before 01/02 1862 unless a Confederate unit has (4.12)."
+            refusal = self._line_refusal(side, line) or self._entry_refusal(side, b)
+            if refusal:
+                return refusal
             lines.append(line)
         if len(set(boxes)) != len(boxes):
             return "A move may not pass the same box twice."
+        friendly = all(self._friendly_rail(side, a, b) for a, b, k in zip(boxes, boxes[1:], by, strict=False)
+                       if k == "rail")
         kinds = set(by)
-        if "river" in kinds and len(kinds) > 1:
-            return "No unit may combine river movement with other lines in one March (4.0)."
-        if len(kinds) > 1 and not self._cav_like(u):
-            return "Infantry may not move along two different types of line in one March (4.0)."
-        friendly = all(self._friendly_rail(side, a, b) for a, b, k in zip(boxes, boxes[1:], by) if k == "rail")
-        if len(path) > self._max_steps(u, kinds, friendly and kinds == {"rail"}):
-            if kinds == {"rail"} and not friendly and not self._cav_like(u):
-                return ("Infantry moves only one box along an unfriendly railroad; a friendly "
-                        "railroad joins two boxes you control (4.0).")
-            return f"That is farther than the unit may move in one March (Movement Chart, 4.0)."
+        refusal = self._distance_refusal(u, kinds, friendly and kinds == {"rail"}, len(path))
+        if refusal:
+            return refusal
         for i, b in enumerate(path[:-1]):
             if self._enemy_in(b, side):
-                return self._why_jump(u, i, b, path, lines)
+                if i != 0 or len(path) != 2:
+                    return MUST_STOP
+                return self._jump_refusal(u, b, lines, path[-1])
         return None
-
-    def _why_jump(self, u, i: int, over: str, path: list, lines: list) -> str:
-        if i != 0 or len(path) != 2:
-            return "A unit entering a box containing enemy units must stop there (4.0)."
-        if self._enemy_in(path[-1], u.side):
-            return "A Jump Move may not end in a box containing enemy units (4.4)."
-        if u.jumped:
-            return "A unit may make only one Jump Move per Movement Segment (4.4)."
-        kinds = {ln.kind for ln in lines}
-        if kinds == {"river"}:
-            if u.side != "union":
-                return "The Confederacy may not make river Jump Moves (4.5)."
-            return "River Jump Moves go only down a river (4.5)."
-        if not u.is_cav:
-            return ("A unit entering a box containing enemy units must stop there (4.0); "
-                    "only Cavalry may jump through one (4.4).")
-        if "river" in kinds:
-            return "Cavalry may not Jump Move by river (4.4)."
-        return "Cavalry may not jump through a box holding enemy Cavalry (4.4)."

@@ -20,8 +20,9 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any, Iterable
+from datetime import datetime, UTC
+from typing import Any
+from collections.abc import Iterable
 
 CHAIN_TAG = "ahd-chain/1\n"
 TAKE_BACK_TYPES = ("undo", "rewind")   # server events: "events from data.to_seq on no longer count"
@@ -37,8 +38,8 @@ def utc_stamp(dt: datetime | str | None) -> str | None:
     if dt is None or isinstance(dt, str):
         return dt
     if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=timezone.utc)
-    return dt.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        dt = dt.replace(tzinfo=UTC)
+    return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def header_hash(game_id: str, header: dict[str, Any]) -> str:
@@ -168,7 +169,7 @@ def is_export(record: dict[str, Any]) -> bool:
 class _Feed:
     """Die values pushed in as the recorded roll events come."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.values: list[int] = []
         self.i = 0
 

@@ -7,17 +7,20 @@ not on the map are in stock."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import calendar
 from .data import SIDES, pieces
 from .state import Unit
 
+if TYPE_CHECKING:
+    from .game import Game
+
 _UNIT_ID = re.compile(r"^[UC]-(MI|VI|CI|MC|VC|CC)-\d\d$")
 _SPEC = re.compile(r"^(MI|VI|CI|MC|VC|CC)([*-]*)$")
 
 
-def place_scenario(g) -> None:
+def place_scenario(g: Game) -> None:
     sc = g.scenario
     g.turn = g.first_turn
     for side in SIDES:
@@ -35,7 +38,7 @@ def place_scenario(g) -> None:
     g._start_game_turn()
 
 
-def _occupation_control(g) -> None:
+def _occupation_control(g: Game) -> None:
     """At a scenario start, occupied boxes belong to the occupier (8.0)."""
     for box, uids in g.at.items():
         sides = {g.units[u].side for u in uids}
@@ -48,7 +51,7 @@ def _occupation_control(g) -> None:
                 g.cav_only.add(box)
 
 
-def _take(g, side: str, type_: str, box: str) -> str:
+def _take(g: Game, side: str, type_: str, box: str) -> str:
     uid = g._pick_off_map(side, type_, "stock")
     if uid is None:
         raise ValueError(f"the counter mix has no more {side} {type_} for {box} (Game Piece Inventory)")
@@ -56,7 +59,7 @@ def _take(g, side: str, type_: str, box: str) -> str:
     return uid
 
 
-def _fill_pools(g, draft_now: bool, pool: dict[str, dict[str, int]] | None = None) -> None:
+def _fill_pools(g: Game, draft_now: bool, pool: dict[str, dict[str, int]] | None = None) -> None:
     """Move off-map Militia from stock to the draft reserve and the pool."""
     per = pieces()["drafts"]["per_draft"]
     later = [y for y in pieces()["drafts"]["years"]
@@ -86,7 +89,7 @@ def _fill_pools(g, draft_now: bool, pool: dict[str, dict[str, int]] | None = Non
                 g._place(uid, "draft")
 
 
-def place_position(g, pos: dict[str, Any]) -> None:
+def place_position(g: Game, pos: dict[str, Any]) -> None:
     """Load a position (docs/rules-api.md): compact, or a full ``state()`` dict."""
     if isinstance(pos.get("units"), list):
         _load_state(g, pos)
@@ -133,7 +136,7 @@ def place_position(g, pos: dict[str, Any]) -> None:
     g._advance()                          # settle whatever needs no decision
 
 
-def _place_spec(g, side: str, box: str, spec: str) -> None:
+def _place_spec(g: Game, side: str, box: str, spec: str) -> None:
     if _UNIT_ID.match(spec):
         uid, flags = spec, ""
     else:
@@ -150,7 +153,7 @@ def _place_spec(g, side: str, box: str, spec: str) -> None:
     g.units[uid].red = "-" in flags
 
 
-def _load_state(g, st: dict[str, Any]) -> None:
+def _load_state(g: Game, st: dict[str, Any]) -> None:
     for d in st["units"]:
         u = Unit.from_dict(d)
         g.units[u.id].loc = "stock"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from collections.abc import Collection
 
 from .data import SIDES, pieces, unit_type
 
@@ -31,6 +32,21 @@ class Unit:
 
     __slots__ = ("id", "side", "type", "loc", "red", "ent", "dig", "m", "moved",
                  "jumped", "sea", "frm", "river", "fought", "prom")
+    id: str
+    side: str
+    type: str
+    loc: str
+    red: bool
+    ent: bool
+    dig: bool
+    m: int
+    moved: bool
+    jumped: bool
+    sea: bool
+    frm: str | None
+    river: bool
+    fought: bool
+    prom: bool
 
     def __init__(self, uid: str, side: str, type_: str, loc: str):
         self.id, self.side, self.type, self.loc = uid, side, type_, loc
@@ -57,7 +73,7 @@ class Unit:
         return self.id.startswith("C-FI-")
 
     def to_dict(self) -> dict[str, Any]:
-        d = {"id": self.id, "side": self.side, "type": self.type, "loc": self.loc}
+        d: dict[str, Any] = {"id": self.id, "side": self.side, "type": self.type, "loc": self.loc}
         for flag in ("red", "ent", "dig", "moved", "jumped", "sea", "river", "fought", "prom"):
             if getattr(self, flag):
                 d[flag] = True
@@ -68,7 +84,7 @@ class Unit:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Unit":
+    def from_dict(cls, d: dict[str, Any]) -> Unit:
         u = cls(d["id"], d["side"], d["type"], d["loc"])
         for flag in ("red", "ent", "dig", "moved", "jumped", "sea", "river", "fought", "prom"):
             setattr(u, flag, bool(d.get(flag, False)))
@@ -77,7 +93,7 @@ class Unit:
         return u
 
 
-def make_counter_mix(options=frozenset()) -> dict[str, Unit]:
+def make_counter_mix(options: Collection[str] = frozenset()) -> dict[str, Unit]:
     """Every piece of the Game Piece Inventory, all in stock, ids like U-VI-07; with
     A8.3 also the three Border Militia (C-BM-KY, C-BM-MD, C-BM-MO), held back."""
     units: dict[str, Unit] = {}

@@ -2,10 +2,13 @@
 game length (9.0) and victory (10.0)."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from . import calendar
-from .data import SIDES, other, pieces, unit_type
+from .core import GameCore
+from .data import pieces, unit_type
+from .state import Unit
 
 # 11.3: Army Maximum difference (Union minus Confederate) at the end of 03 (March):
 # the lowest difference that reaches each level, best for the Union first.
@@ -25,7 +28,7 @@ def march_level(year: int, diff: int) -> tuple[str | None, str]:
 CAPITAL = "washington"
 
 
-class TurnRules:
+class TurnRules(GameCore):
     # ------------------------------------------------------------------ dispatch
     def _phase_legal(self) -> list[dict[str, Any]]:
         phase = self.phase
@@ -263,14 +266,23 @@ class TurnRules:
                                  "the South has survived (10.0).")
 
     # ------------------------------------------------------------------ promotion
-    def _promotable(self, u, in_battle: bool) -> bool:
+    def _promotable(self, u: Unit, in_battle: bool) -> bool:
+        return self._promotion_refusal(u, in_battle) is None
+
+    def _promotion_refusal(self, u: Unit, in_battle: bool) -> str | None:
         """6.0: one step up, same kind, a piece of that type in stock, once a turn."""
+        if u.prom:
+            return "No unit can receive two promotions in one Player Turn (6.0)."
         nxt = pieces()["promotes_to"].get(u.type)
-        if nxt is None or u.prom or u.foreign:                       # A8.4: never promoted
-            return False
+        if nxt is None:
+            return "Crack units cannot be promoted further (6.0)."
+        if u.foreign:
+            return "Foreign intervention units are never promoted (A8.4)."
         if "6.1" in self.options and nxt[0] == "C" and not in_battle:
-            return False                                             # 6.1
-        return self._pick_off_map(u.side, nxt, "stock") is not None
+            return "Veterans become Crack only as victorious survivors of a battle (6.1)."
+        if self._pick_off_map(u.side, nxt, "stock") is None:
+            return f"All {unit_type(nxt)['name']} pieces are in play: the counter mix is the limit (11.6)."
+        return None
 
     def _segment_promotable(self) -> list[str]:
         if self.promotions <= 0:
@@ -289,7 +301,7 @@ class TurnRules:
     def _do_promote(self, unit: str) -> None:
         new = self._promote(unit)
         if self.phase == "battle":
-            b = self.battle
+            b = self._current_battle
             side_list = b["units"][b["winner"]]
             side_list[side_list.index(unit)] = new
             b["participants"].append(new)
@@ -304,6 +316,7 @@ class TurnRules:
         old = self.units[unit]
         new_type = pieces()["promotes_to"][old.type]
         new_id = self._pick_off_map(old.side, new_type, "stock")
+        assert new_id is not None           # promotion is legal only while stock has one
         new = self.units[new_id]
         for flag in ("red", "ent", "dig", "m", "moved", "jumped", "sea", "frm", "river", "fought"):
             setattr(new, flag, getattr(old, flag))
@@ -349,19 +362,43 @@ class TurnRules:
         return 1
 
     def _recruit_types(self) -> list[str]:
-        side = self.side
-        if self.recruit["points"] <= 0 or self.units_on_map(side) >= self.army_limit(side):
-            return []
-        return [t for t in ("MI", "MC") if self._pick_off_map(side, t, "pool")]
+        return [t for t in ("MI", "MC") if self._recruit_type_refusal(t) is None]
 
-    def _recruit_cities(self):
-        side, used = self.side, self.recruit["used"]
-        for bid, _ in self._shields[side]:
-            if self.controller(bid) == side and used.get(bid, 0) < self._city_capacity(bid):
+    def _recruit_type_refusal(self, unit_type: Any) -> str | None:
+        side = self.side
+        if unit_type not in ("MI", "MC"):
+            return "Only Militia units are recruited (7.0)."
+        if self._current_recruit["points"] <= 0:
+            return "You have no Recruitment Points left (7.0)."
+        if not self._pick_off_map(side, unit_type, "pool"):
+            return f"No {unit_type} is in your Recruitment Pool (7.0)."
+        if self.units_on_map(side) >= self.army_limit(side):
+            return f"You are at your Army Maximum Size of {self.army_limit(side)} units (7.1)."
+        return None
+
+    def _recruit_cities(self) -> Iterator[str]:
+        for bid, _ in self._shields[self.side]:
+            if self._recruit_city_refusal(bid) is None:
                 yield bid
 
+    def _recruit_city_refusal(self, box: Any) -> str | None:
+        side = self.side
+        if not isinstance(box, str) or box not in self.map.boxes:
+            return f"There is no box {box!r}."
+        city = self.map.boxes[box]
+        if not city.shields.get(side):
+            return f"{city.name} has no {side.capitalize()} recruitment shield (7.0)."
+        if self.controller(box) != side:
+            return f"You do not control {city.name} (7.0, 8.0)."
+        capacity = self._city_capacity(box)
+        if self._current_recruit["used"].get(box, 0) >= capacity:
+            under = " under 7.5" if capacity > 1 else ""
+            return (f"Only {'one unit' if capacity == 1 else 'two units'} may be recruited in "
+                    f"{city.name} per Recruitment Segment{under} (7.0).")
+        return None
+
     def _can_recruit(self) -> bool:
-        if self.recruit["points"] > 0 and self._refittable():
+        if self._current_recruit["points"] > 0 and self._refittable():
             return True
         return bool(self._recruit_types()) and next(self._recruit_cities(), None) is not None
 
@@ -371,7 +408,7 @@ class TurnRules:
         if types:
             acts = [{"type": "recruit", "unit_type": t, "box": bid}
                     for bid in self._recruit_cities() for t in types]
-        if self.recruit["points"] > 0:
+        if self._current_recruit["points"] > 0:
             acts += [{"type": "refit", "unit": u} for u in self._refittable()]
         return acts
 
@@ -381,8 +418,24 @@ class TurnRules:
             return []
         units, side = self.units, self.side
         return [uid for box in self.occupied_boxes() for uid in self.at[box]
-                if units[uid].side == side and units[uid].red
-                and (self.phase != "movement" or units[uid].m < 2)]
+                if units[uid].side == side and self._refit_refusal(units[uid]) is None]
+
+    def _refit_refusal(self, u: Unit) -> str | None:
+        if not u.red:
+            return f"{u.id} is not reduced: only reduced units refit (5.71)."
+        if self.phase == "movement" and u.m >= 2:
+            return "No unit may take part in more than two Marches in a turn (4.0)."
+        return None
+
+    def _why_refit(self, unit: Any) -> str | None:
+        if "5.71" not in self.options:
+            return "Reduced units recover at the end of the Combat Segment; refitting is optional rule 5.71."
+        if self.phase == "movement" and self.marches <= 0:
+            return "You have no Marches left (4.0)."
+        if self.phase != "movement" and self._current_recruit["points"] <= 0:
+            return "You have no Recruitment Points left (7.0)."
+        u = self._own_unit(unit)
+        return u if isinstance(u, str) else self._refit_refusal(u)
 
     def _do_refit(self, unit: str) -> None:
         u = self.units[unit]
@@ -392,49 +445,40 @@ class TurnRules:
             self._spend_march()
             u.m += 1                     # recovering counts as one of its two Marches
         else:
-            self.recruit["points"] -= 1
+            self._current_recruit["points"] -= 1
         self._note("refitted", unit=unit)
 
     def _do_recruit(self, unit_type: str, box: str) -> None:
         uid = self._pick_off_map(self.side, unit_type, "pool")
+        assert uid is not None              # recruiting is legal only while the pool has one
         self._place(uid, box)
         if unit_type == "MI" and box in self.cav_only and self.control.get(box) == self.side:
             self.cav_only.discard(box)          # 8.0: recruited infantry holds the box
-        self.recruit["points"] -= 1
-        self.recruit["used"][box] = self.recruit["used"].get(box, 0) + 1
+        self._current_recruit["points"] -= 1
+        self._current_recruit["used"][box] = self._current_recruit["used"].get(box, 0) + 1
         self._note("recruited", unit=uid, box=box)
 
     def _do_end_recruitment(self) -> None:
         self._end_player_turn()
 
     def _why_recruit(self, unit_type: Any, box: Any) -> str | None:
-        side = self.side
-        if unit_type not in ("MI", "MC"):
-            return "Only Militia units are recruited (7.0)."
-        if not self._pick_off_map(side, unit_type, "pool"):
-            return f"No {unit_type} is in your Recruitment Pool (7.0)."
-        if self.units_on_map(side) >= self.army_limit(side):
-            return f"You are at your Army Maximum Size of {self.army_limit(side)} units (7.1)."
-        if box not in self.map.boxes:
-            return f"There is no box {box!r}."
-        b = self.map.boxes[box]
-        if not b.shields.get(side):
-            return f"{b.name} has no {side.capitalize()} recruitment shield (7.0)."
-        if self.controller(box) != side:
-            return f"You do not control {b.name} (7.0, 8.0)."
-        return f"Only one unit may be recruited in {b.name} per Recruitment Segment (7.0)."
+        return self._recruit_type_refusal(unit_type) or self._recruit_city_refusal(box)
 
     def _why_promote(self, unit: Any) -> str | None:
         u = self.units.get(unit) if isinstance(unit, str) else None
-        if u is None or u.loc not in self.at:
+        if u is None:
+            return f"There is no unit {unit!r}."
+        b = self.battle
+        if b is not None:         # the winner's units as the battle lists them (6.0)
+            if unit not in b["units"].get(b["winner"] or "", []):
+                return "Only a surviving unit of the winning side that took part may be promoted (6.0)."
+            if self._beat_only_a_garrison():
+                return "Beating a coastal defence garrison alone earns no promotion (A5.0)."
+            return self._promotion_refusal(u, in_battle=True)
+        if self.promotions <= 0:
+            return "No promotion is left in this Promotion Segment (6.0)."
+        if u.loc not in self.at:
             return f"{unit} is not a unit on the map."
-        if u.prom:
-            return "No unit can receive two promotions in one Player Turn (6.0)."
-        nxt = pieces()["promotes_to"].get(u.type)
-        if nxt is None:
-            return "Crack units cannot be promoted further (6.0)."
-        if "6.1" in self.options and nxt[0] == "C" and self.phase != "battle":
-            return "Veterans become Crack only as victorious survivors of a battle (6.1)."
-        if self.phase == "battle" and unit not in self.battle["units"].get(self.battle["winner"] or "", []):
-            return "Only a surviving unit of the winning side that took part may be promoted (6.0)."
-        return f"All {unit_type(nxt)['name']} pieces are in play: the counter mix is the limit (11.6)."
+        if u.side != self.side:
+            return f"{unit} is not yours to promote."
+        return self._promotion_refusal(u, in_battle=False)

@@ -21,13 +21,16 @@ Problems name the seq they are at.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .dice import ScriptedDice, commitment, seeded_roll
 from .errors import IllegalAction
 
+if TYPE_CHECKING:
+    from .game import Game
 
-def state_sha256(game) -> str:
+
+def state_sha256(game: Game) -> str:
     return hashlib.sha256(game.state_json().encode("ascii")).hexdigest()
 
 
@@ -108,7 +111,8 @@ def _verify_engine_events(header: dict[str, Any], events: list[dict[str, Any]], 
             break
         recorded = events[i:i + len(produced)]
         if recorded != produced:
-            j = next((k for k, (a, b) in enumerate(zip(recorded, produced)) if a != b), min(len(recorded), len(produced)))
+            j = next((k for k, (a, b) in enumerate(zip(recorded, produced, strict=False)) if a != b),
+                     min(len(recorded), len(produced)))
             problems.append(f"{at(i + j)}: the record differs from what the action at {at(i)} produces")
             break
         i += len(produced)

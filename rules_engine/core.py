@@ -1,0 +1,279 @@
+"""The state every rules mixin shares, declared once, and the bookkeeping that keeps
+its indexes true.
+
+``Game`` is built from five rules mixins (movement, combat, turn, advanced rules,
+leaders) that read and change the same state. Each of them inherits ``GameCore``, so
+the attributes below are what a type checker and the next reader go by; ``Game``
+sets them in ``__init__`` (the state proper is what ``Game.state()`` serialises).
+"""
+from __future__ import annotations
+
+import bisect
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .data import other
+from .map import Line, Map
+from .state import Unit
+
+
+class DieSource(Protocol):
+    """Seeded, scripted or recorded dice, or none: one value from 1 to 6 a call."""
+
+    def roll(self) -> int: ...
+
+
+class GameCore:
+    # --- the game's identity and machinery (not part of the state proper)
+    header: dict[str, Any]
+    engine_version: int
+    map: Map
+    options: frozenset[str]
+    _dice: DieSource
+    _recording: bool                  # False while replaying: events are not kept again
+    events: list[dict[str, Any]]
+    _legal: list[dict[str, Any]] | None     # legal_actions() of this position, once asked
+    _reverted: bool                   # a cavalry hold lapsed during this action (8.0)
+    _undo_floor: int
+
+    # --- facts about the map the rules ask for again and again, computed once
+    _ports: list[str]
+    _cities: frozenset[str]
+    _default_owner: dict[str, str | None]
+    _kentucky: frozenset[str]
+    _a_kentucky_box: str
+    _shields: dict[str, list[tuple[str, int]]]
+    _union_objectives: tuple[str, ...]
+
+    # --- the pieces and where they are, with indexes kept by _place
+    units: dict[str, Unit]
+    _garrisons: list[str]             # A5.0 coastal defence garrisons
+    at: dict[str, list[str]]          # box -> unit ids there, sorted
+    _on_map: dict[str, int]           # side -> units counting against the Army Maximum
+    _occupied: set[str]               # boxes holding any unit
+    _amax: dict[str, int]             # Army Maximum cache, cleared on control changes
+    _by_type: dict[tuple[str, str], list[str]]
+
+    # --- the state proper (serialised by Game.state())
+    scenario: dict[str, Any]
+    turn: int
+    side: str                         # the side whose Player Turn it is
+    phase: str
+    marches: int
+    invasion: bool                    # 4.7: a 6 for Marches allows naval invasions
+    active: str | None                # the box of the open March
+    march_units: list[str]            # units that may still act in the open March
+    battle: dict[str, Any] | None     # the battle being fought (see combat.py)
+    recruit: dict[str, Any] | None    # points and cities used in the Recruitment Segment
+    promotions: int
+    control: dict[str, str]           # boxes held by the side that is not their colour
+    cav_only: set[str]                # boxes held by Cavalry alone (8.0)
+    ky_entered: bool                  # 4.12: a Confederate unit entered Kentucky
+    csa_losses: int                   # Confederate Veteran/Crack units lost in battle this Game Turn (6.2)
+    supply_boxes: list[str]           # A2.0: boxes still to lose a piece
+    washington_loss: int              # A6.0: taken off the Union Army Maximum for good
+    border_raised: list[str]          # A8.3: border states whose militia came
+    intervention: bool                # A8.4: foreign intervention has come
+    leader_resume: str | None         # A8.2: where play goes on after placing leaders
+    contained: list[str]              # A4.0: ports where the two sides face off
+    march_spent: bool                 # A4.0: a March of this segment went to no break-out
+    invaded_ports: list[str]          # A4.0: ports the Union took by invasion
+    leaders: dict[str, str]           # A8.2: leader -> box, "waiting" or "captured"
+    leader_moves: dict[str, int]      # A8.2: leader moves made this Player Turn
+    sea_trips: list[list[str]]        # A8.2: [from, to] of this turn's sea moves
+    result: dict[str, Any] | None
+    rolls: int                        # dice rolled so far (the seeded dice's index)
+
+    def rules_since(self, version: int) -> bool:
+        """True when this game plays the rules as corrected in engine ``version``;
+        older games keep the behaviour they were played with."""
+        return self.engine_version >= version
+
+    @property
+    def _current_battle(self) -> dict[str, Any]:
+        """The battle being fought, for code that runs only during one."""
+        assert self.battle is not None, "no battle is being fought"
+        return self.battle
+
+    @property
+    def _current_recruit(self) -> dict[str, Any]:
+        """The Recruitment Segment's points, for code that runs only during one."""
+        assert self.recruit is not None, "no Recruitment Segment is open"
+        return self.recruit
+
+    @property
+    def to_act(self) -> str | None:
+        if self.result is not None:
+            return None
+        if self.phase == "battle":
+            b = self._current_battle
+            if b["step"] == "rout_retreat":
+                return other(b["winner"])
+            return {"withdraw": b["defender"], "promote": b["winner"],
+                    "rally": b.get("rallying")}.get(b["step"], b["firing"])
+        return self.side
+
+    # ------------------------------------------------------------------ control
+    def controller(self, box_id: str) -> str | None:
+        return self.control.get(box_id) or self._default_owner[box_id]
+
+    def army_maximum(self, side: str) -> int:
+        """7.1: the sum of the side's shields in the Recruitment Cities it controls."""
+        cached = self._amax.get(side)
+        if cached is None:
+            cached = sum(value for bid, value in self._shields[side] if self.controller(bid) == side)
+            if side == "union":
+                cached -= self.washington_loss                         # A6.0
+            self._amax[side] = cached
+        return cached
+
+    def _control_changed(self) -> None:
+        self._amax.clear()
+
+    def units_on_map(self, side: str) -> int:
+        """Units in play that count against the Army Maximum (7.1; not A8.4 foreign units)."""
+        return self._on_map[side]
+
+    # ------------------------------------------------------------------ events
+    def _emit(self, event: dict[str, Any]) -> None:
+        if self._recording:
+            self.events.append(event)
+
+    def _roll(self, purpose: str, **detail: Any) -> int:
+        value = self._dice.roll()
+        self.rolls += 1
+        if self._recording:
+            self.events.append({"type": "roll", "side": detail.pop("side", self.to_act),
+                                "purpose": purpose, "value": value, **detail})
+        return value
+
+    def _note(self, kind: str, **detail: Any) -> None:
+        """A derived event: what the action caused, for the log. Replay skips it."""
+        if self._recording:
+            self.events.append({"type": kind, **detail})
+
+    # ------------------------------------------------------------------ pieces
+    def _place(self, uid: str, loc: str) -> None:
+        """Move a piece anywhere (box, pool, stock, draft), keeping the box index."""
+        u = self.units[uid]
+        old = u.loc
+        counted = not u.foreign                 # A8.4: foreign units never count (7.1)
+        if old in self.at:
+            self.at[old].remove(uid)
+            self._on_map[u.side] -= counted
+            if not self.at[old]:
+                self._occupied.discard(old)
+        u.loc = loc
+        if loc in self.at:
+            self._on_map[u.side] += counted
+            bisect.insort(self.at[loc], uid)
+            self._occupied.add(loc)
+        if old in self.at:
+            self._check_vacated(old, u.side)
+
+    def _check_vacated(self, box: str, side: str) -> None:
+        """8.0 exception: Cavalry alone control a box only while they occupy it."""
+        if box in self.contained and not self._has(box, side):
+            self.contained.remove(box)                 # A4.0: the face-off is over
+        if box in self.cav_only and self.control.get(box) == side and not self._has(box, side):
+            self.cav_only.discard(box)
+            del self.control[box]
+            self._control_changed()
+            self._note("control_reverts", box=box)
+            self._reverted = self.rules_since(2)       # judged once the action is done (R45)
+
+    def occupied_boxes(self) -> list[str]:
+        return sorted(self._occupied)
+
+    def _has(self, box: str, side: str) -> bool:
+        units = self.units
+        return any(units[u].side == side for u in self.at[box])
+
+    def _enemy_in(self, box: str, side: str) -> bool:
+        units = self.units
+        return any(units[u].side != side for u in self.at[box])
+
+    def _side_units(self, box: str, side: str) -> list[Unit]:
+        units = self.units
+        return [units[u] for u in self.at[box] if units[u].side == side]
+
+    def _own_unit(self, unit: Any) -> Unit | str:
+        """The moving side's unit on the map named ``unit``, or why there is none."""
+        u = self.units.get(unit) if isinstance(unit, str) else None
+        if u is None:
+            return f"There is no unit {unit!r}."
+        if u.side != self.side:
+            return f"{unit} is not yours to move."
+        if u.loc not in self.at:
+            return f"{unit} is not on the map."
+        return u
+
+    def _pick_off_map(self, side: str, type_: str, loc: str) -> str | None:
+        """Lowest-numbered piece of a type in the pool/stock/draft, or None."""
+        units = self.units
+        for uid in self._by_type[side, type_]:
+            if units[uid].loc == loc:
+                return uid
+        return None
+
+    if TYPE_CHECKING:
+        # What each rules mixin offers the others. Only the type checker reads these
+        # signatures; it also checks that each mixin's implementation still fits them.
+        @property
+        def first_turn(self) -> int: ...
+        def _phase_legal(self) -> list[dict[str, Any]]: ...
+        def _advance(self) -> None: ...
+        # movement.py
+        def _movement_legal(self) -> list[dict[str, Any]]: ...
+        def _movement_auto(self) -> bool: ...
+        def _may_enter(self, side: str, box: str) -> bool: ...
+        def _entry_refusal(self, side: str, box: str) -> str | None: ...
+        def _line_usable(self, side: str, line: Line) -> bool: ...
+        def _spend_march(self) -> None: ...
+        def _is_port(self, box: Any) -> bool: ...
+        def _note_kentucky_entry_from_battle(self, uid: str, box: str) -> None: ...
+        # combat.py
+        def _battle_choice_legal(self) -> list[dict[str, Any]]: ...
+        def _battle_legal(self) -> list[dict[str, Any]]: ...
+        def _start_combat_segment(self) -> None: ...
+        def _do_fight(self, box: str) -> None: ...
+        def _finish_battle(self, winner: str | None) -> None: ...
+        def _eliminate(self, uid: str) -> None: ...
+        def _adjacent(self, box: str, side: str) -> list[str]: ...
+        def _beat_only_a_garrison(self) -> bool: ...
+        # turn.py
+        def _promotable(self, u: Unit, in_battle: bool) -> bool: ...
+        def _refittable(self) -> list[str]: ...
+        def _end_combat_segment(self) -> None: ...
+        def _end_promotion_segment(self) -> None: ...
+        def _start_marches(self) -> None: ...
+        # advanced.py
+        def _make_garrisons(self) -> list[str]: ...
+        def _make_foreign_units(self) -> None: ...
+        def _start_turn_steps(self) -> None: ...
+        def _supply_legal(self) -> list[dict[str, Any]]: ...
+        def _marches_from_die(self, value: int) -> int: ...
+        def _capital_captured(self) -> None: ...
+        def _new_battle_day(self) -> None: ...
+        def _shots_allowed(self, side: str) -> int: ...
+        def _containable(self, box: str) -> bool: ...
+        def _breakout_legal(self) -> list[dict[str, Any]]: ...
+        def _sails_from_containment(self, u: Unit) -> bool: ...
+        def _note_invaded_ports(self, captured: list[str]) -> None: ...
+        def _morale_checks(self, side: str) -> None: ...
+        def _day_end_rally(self) -> None: ...
+        def _desertion_checks(self) -> None: ...
+        def _foreign_sea_actions(self) -> list[dict[str, Any]]: ...
+        def _foreign_sea_refusal(self, unit: Any, to: Any) -> str | None: ...
+        def _foreign_replacement(self, die: int) -> None: ...
+        # leaders.py
+        def _init_leaders(self) -> None: ...
+        def leader_value(self, lid: str) -> int: ...
+        def _leaders_in(self, box: str, side: str) -> list[str]: ...
+        def _leader_total(self, box: str, side: str) -> int: ...
+        def _leader_placements(self, when: str | None = None) -> list[dict[str, Any]]: ...
+        def _leader_moves_legal(self) -> list[dict[str, Any]]: ...
+        def _catch_lone_leaders(self) -> None: ...
+        def _leaders_follow(self, frm: str, to: str, side: str) -> None: ...
+        def _bonus_legal(self) -> list[dict[str, Any]]: ...
+        def _bonus_step_needed(self) -> bool: ...
+        def _leader_reinforcements(self, side: str) -> list[str]: ...
