@@ -47,7 +47,7 @@ def play_match(a: str, b: str, games: int, scenario: str = "1861",
     clocks: dict[str, list[tuple[float, float]]] = {"a": [], "b": []}
     for i in range(first, first + games):
         sides = ("a", "b") if i % 2 == 0 else ("b", "a")
-        seat = dict(zip(("union", "confederate"), sides))
+        seat = dict(zip(("union", "confederate"), sides, strict=True))
         players = {side: make_player(names[who], f"{seed}/{i}/{who}") for side, who in seat.items()}
         clock: dict[str, list[tuple[float, float]]] = {}
         g = play_game(players, scenario, options, f"{seed}/{i}", clock)

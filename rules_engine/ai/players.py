@@ -63,6 +63,7 @@ class SearchPlayer(Player):
             return self.rng.choice(actions)
         base = self._mirror(game)
         side = game.to_act
+        assert side is not None                       # a game with legal actions has a side to act
         self.rng.shuffle(actions)                     # ties go to a random action
         best, best_value = actions[0], float("-inf")
         for action in actions:

@@ -135,6 +135,6 @@ _GET_SLOTS = attrgetter(*_SLOTS)
 
 def _copy_unit(unit: Unit) -> Unit:
     new = object.__new__(Unit)
-    for slot, value in zip(_SLOTS, _GET_SLOTS(unit)):
+    for slot, value in zip(_SLOTS, _GET_SLOTS(unit), strict=True):
         setattr(new, slot, value)
     return new
