@@ -122,7 +122,9 @@ def build_bundle(game_id: str, header: dict, events: list[dict]) -> dict:
                     o["roll_index"] = f.roll_index[p["seq"]]
                 out_events.append(o)
             pending = []
-    return {"events": out_events, "frames": frames, "taken_back": f.taken_back}
+    from .web import client_map
+    return {"events": out_events, "frames": frames, "taken_back": f.taken_back,
+            "map": client_map(st.game.engine_version)}
 
 
 class BundleCache:

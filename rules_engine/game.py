@@ -118,6 +118,10 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self._a_kentucky_box = min(self._kentucky)
         self._shields = {s: [(b, box.shields[s]) for b, box in boxes.items() if box.shields.get(s)]
                          for s in SIDES}
+        # 10.0: the Union wins holding every Confederate city of value 2 or 3 at once
+        self._union_objectives = tuple(sorted(
+            b for b, box in boxes.items()
+            if box.color == "confederate" and box.shields.get("confederate", 0) >= 2))
 
     # ------------------------------------------------------------------ public API
     @property
@@ -400,12 +404,14 @@ def _dice_for(seed: str | None, dice: Any) -> Any:
 
 
 def new_game(scenario: str = "1861", options: Any = (), seed: str | None = None,
-             dice: Any = None) -> Game:
-    """A new game at the scenario's start. ``dice`` scripts the die rolls (tests)."""
+             dice: Any = None, engine: int = ENGINE_VERSION) -> Game:
+    """A new game at the scenario's start. ``dice`` scripts the die rolls (tests);
+    ``engine`` makes it with an older engine version's map and rules."""
     extra = {"seed_commitment": commitment(str(seed))} if dice is None and seed is not None else {}
-    if scenario not in scenario_ids(ENGINE_VERSION):
-        raise ValueError(f"unknown scenario {scenario!r}; known: {', '.join(scenario_ids(ENGINE_VERSION))}")
-    g = Game(_header(scenario, options, extra), _dice_for(seed, dice))
+    engine = _engine_version({"engine": engine})
+    if scenario not in scenario_ids(engine):
+        raise ValueError(f"unknown scenario {scenario!r}; known: {', '.join(scenario_ids(engine))}")
+    g = Game(_header(scenario, options, extra, engine), _dice_for(seed, dice))
     _silently(g, lambda: place_scenario(g))
     return g
 

@@ -22,9 +22,6 @@ def march_level(year: int, diff: int) -> tuple[str | None, str]:
     return LEVELS[index]
 
 
-# 10.0: the Union wins when it holds all seven at once.
-UNION_OBJECTIVES = ("new_orleans", "mobile", "atlanta", "memphis", "charleston_sc",
-                    "wilmington", "richmond")
 CAPITAL = "washington"
 
 
@@ -224,7 +221,7 @@ class TurnRules:
         self._note("game_over", winner=winner, reason=reason)
 
     def _check_union_victory(self) -> bool:
-        if all(self.controller(b) == "union" for b in UNION_OBJECTIVES):
+        if all(self.controller(b) == "union" for b in self._union_objectives):
             self._win("union", "The Union controls all seven Confederate cities of value 2 or 3 (10.0).")
             return True
         return False
@@ -331,7 +328,8 @@ class TurnRules:
         return limit
 
     def _city_capacity(self, box: str) -> int:
-        if "7.5" in self.options and self.map.boxes[box].shields.get(self.side, 0) >= 3:
+        city = self.map.boxes[box]
+        if "7.5" in self.options and city.two_recruits and city.shields.get(self.side, 0) >= 3:
             return 2                                                     # 7.5
         return 1
 

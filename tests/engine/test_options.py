@@ -110,7 +110,7 @@ def test_4_9_union_rail_bonus_three_boxes(on):
     g.apply({"type": "activate", "box": "washington"})
     reach = moves_to(g, mi)
     assert ("baltimore", "harrisburg") in reach
-    assert (("baltimore", "harrisburg", "pittsburgh") in reach) is on
+    assert (("baltimore", "harrisburg", "scranton") in reach) is on
 
 
 # ---------------------------------------------------------------- 5.2

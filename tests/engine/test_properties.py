@@ -72,6 +72,7 @@ def play(scenario, options, seed, rng, check_every=25):
 
 RULE_OPTIONS = sorted(o for o in IMPLEMENTED if not o.startswith("11.3"))
 ENDINGS = {"1861": ["11.3:1862", "11.3:1863", "11.3:1864"], "1861-short": [],
+           "1861-first-printing": ["11.3:1862", "11.3:1863", "11.3:1864"],
            "1862": ["11.3:1863", "11.3:1864"], "1863": ["11.3:1864"], "1864": []}
 
 
