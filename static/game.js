@@ -475,7 +475,34 @@ function renderActions() {
   if (isPlayer() && game.status === "active") {
     nodes.push(el("button", { type: "button", id: "undo", class: "undo", "aria-label": "Undo my last decision", title: "Undo (u)", disabled: !game.canUndo, onclick: undo }, "↶ Undo"));
   }
+  if (isPlayer() && (game.status === "active" || game.status === "open")) {
+    // before anyone's first move a game can be called off; after it, only resigned
+    const moved = [...game.events.values()].some((e) => e.source === "engine" && e.actor);
+    if (!moved) {
+      nodes.push(el("button", { type: "button", id: "abort", class: "quiet", onclick: () => confirmThen(
+        "Abort this game? It ends with no result, as if it had not been played.", "Abort the game",
+        () => api(`/api/games/${encodeURIComponent(GID)}/abort`, {})) }, "Abort"));
+    } else {
+      nodes.push(el("button", { type: "button", id: "resign", class: "quiet", onclick: () => confirmThen(
+        `Resign? The ${SIDE_NAME[game.yourSides[0] === "union" ? "confederate" : "union"]} player wins the game.`, "Resign",
+        () => api(`/api/games/${encodeURIComponent(GID)}/resign`, {})) }, "Resign"));
+    }
+  }
   box.replaceChildren(...nodes);
+}
+
+// A decision that cannot be undone asks first, in a modal dialog (Esc or Cancel keeps playing).
+function confirmThen(question, yes, run) {
+  const dlg = $("confirm");
+  $("confirm-text").textContent = question;
+  $("confirm-yes").textContent = yes;
+  $("confirm-yes").onclick = async () => {
+    dlg.close();
+    try { await run(); } catch (e) { notice(e.message); }
+  };
+  $("confirm-no").onclick = () => dlg.close();
+  dlg.showModal();
+  $("confirm-no").focus();
 }
 
 // ---------------------------------------------------------------------------- battle board
@@ -557,7 +584,7 @@ function renderForces() {
     const count = (loc) => { const c = {}; for (const u of mine) if (u.loc === loc) c[u.type] = (c[u.type] || 0) + 1; return c; };
     const fmt = (c) => Object.keys(c).length ? Object.entries(c).sort().map(([t, n]) => `${n} ${t}`).join(", ") : "none";
     return el("section", { class: `force ${side}`, "aria-label": `${SIDE_NAME[side]} forces` },
-      el("h3", {}, SIDE_NAME[side]),
+      el("h3", {}, SIDE_NAME[side], game.seats && game.seats[side] ? el("small", { class: "player" }, ` · ${game.seats[side].username}`) : null),
       el("dl", {},
         el("dt", {}, "On the map"), el("dd", { "data-stat": `${side}-onmap` }, `${s.on_map[side]} of ${s.army_max[side]} (Army Maximum)`),
         el("dt", {}, "Recruitment Pool"), el("dd", { "data-stat": `${side}-pool` }, fmt(count("pool"))),
@@ -678,8 +705,10 @@ function renderPop() {
     }
   } else {
     const id = ui.pop.box, b = map.boxes.get(id);
+    // keyboard users go back to the box they came from
+    const back = () => { if (ui.pop && ui.pop.keyboard) { const box = ui.pop.box; setTimeout(() => map.focusBox(box), 0); } };
     nodes.push(el("h3", {}, b.name));
-    for (const a of clickB.get(id) || []) nodes.push(el("button", { type: "button", class: "choice legal", onclick: () => { closePop(); act(a); } }, label(a)));
+    for (const a of clickB.get(id) || []) nodes.push(el("button", { type: "button", class: "choice legal", onclick: () => { back(); closePop(); act(a); } }, label(a)));
     for (const u of game.state.units.filter((x) => x.loc === id)) {
       const svgEl = document.createElementNS("http://www.w3.org/2000/svg", "svg");
       svgEl.setAttribute("viewBox", "-1 -1 13 13");
@@ -687,7 +716,7 @@ function renderPop() {
       svgEl.setAttribute("aria-hidden", "true");
       svgEl.append(counter(u, boot.types[u.type], 11));
       nodes.push(el("button", { type: "button", class: `unit-btn ${u.side}${clickU.has(u.id) ? " legal" : ""}${ui.sel === u.id ? " selected" : ""}`,
-        "data-unit-btn": u.id, onclick: () => { closePop(); onUnitClick(u.id); } },
+        "data-unit-btn": u.id, onclick: () => { back(); closePop(); onUnitClick(u.id); } },
         svgEl, `${unitName(u, boot.types[u.type])}${u.red ? " · reduced" : ""}${u.ent ? " · entrenched" : ""}`));
     }
   }
@@ -740,8 +769,11 @@ function openingBoxes() {
 $("map").addEventListener("click", (ev) => {
   if (map.suppressClick) return;
   if (map.lastPointer === "touch" || map.lastPointer === "pen") {
-    const near = map.boxesNear(ev.clientX, ev.clientY, TOUCH_SLOP);
-    if (near.length > 1) return openPop({ which: near, x: ev.clientX, y: ev.clientY });
+    // where the finger came down: the browser moves a tap's click onto the nearest
+    // clickable thing, which is the very guess this is here to avoid
+    const at = map.lastDown || { x: ev.clientX, y: ev.clientY };
+    const near = map.boxesNear(at.x, at.y, TOUCH_SLOP);
+    if (near.length > 1) return openPop({ which: near, x: at.x, y: at.y });
   }
   const u = ev.target.closest("[data-unit]");
   if (u) {

@@ -60,7 +60,10 @@ export class MapView {
     this.build();
     this.initZoom();
     this.initKeys();
-    new ResizeObserver(() => this.setViewBox()).observe(root);
+    // until the player zooms or pans, the opening view follows the map's size (the prompt
+    // and the panels settle after the first paint)
+    this.opening = null;
+    new ResizeObserver(() => { if (this.opening) this.open(this.opening); else this.setViewBox(); }).observe(root);
   }
 
   build() {
@@ -391,6 +394,7 @@ export class MapView {
   }
 
   setStep(step, cx, cy) {
+    this.opening = null;
     step = Math.min(MAX_STEPS, Math.max(0, Math.round(step)));
     const v = this.vb;
     if (cx === undefined) { cx = v.x + v.w / 2; cy = v.y + v.h / 2; }
@@ -401,7 +405,7 @@ export class MapView {
     this.setViewBox();
   }
   zoomBy(factor) { this.setStep(this.step + (factor < 1 ? 1 : -1)); }
-  fit() { this.step = 0; this.vb = { x: 0, y: 0, w: this.W, h: this.H }; this.setViewBox(); }
+  fit() { this.opening = null; this.step = 0; this.vb = { x: 0, y: 0, w: this.W, h: this.H }; this.setViewBox(); }
   centreOn(x, y) { const v = this.vb; v.x = x - v.w / 2; v.y = y - v.h / 2; this.setViewBox(); }
 
   // Bring boxes into view: centre on them if any is off screen (or always, with force).
@@ -419,6 +423,7 @@ export class MapView {
     this.fit();
     const step = this.readableStep();
     if (step > 0) { this.setStep(step); this.reveal(ids.length ? ids : [...this.boxes.keys()].slice(0, 1), true); }
+    this.opening = ids;
   }
   focus(ids, width) { this.setStep(Math.round(Math.log(this.W / width) / Math.log(ZOOM_STEP))); this.reveal(ids, true); }
 
@@ -459,6 +464,7 @@ export class MapView {
     this.lastPointer = "mouse";
     r.addEventListener("pointerdown", (ev) => {
       this.lastPointer = ev.pointerType;
+      this.lastDown = { x: ev.clientX, y: ev.clientY };
       pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
       if (pointers.size === 1) drag = { x: ev.clientX, y: ev.clientY, vb: { ...this.vb }, moved: false, id: ev.pointerId };
       else {
@@ -481,7 +487,7 @@ export class MapView {
       if (!drag) return;
       const dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
       if (!drag.moved && Math.hypot(dx, dy) < 6) return;
-      if (!drag.moved) { drag.moved = true; r.setPointerCapture(ev.pointerId); r.classList.add("panning"); }
+      if (!drag.moved) { drag.moved = true; this.opening = null; r.setPointerCapture(ev.pointerId); r.classList.add("panning"); }
       const k = 1 / this.scale();
       this.vb.x = drag.vb.x - dx * k;
       this.vb.y = drag.vb.y - dy * k;

@@ -8,6 +8,8 @@ minimise, over the boxes of every map version at once:
 
 * overlap: two boxes (sizes from board_layout.box_size) closer than GAP on both axes;
 * lines under boxes: a line passing through a third box, which would read as a connection;
+* turned lines: a line whose compass direction differs from the real one, so that a box
+  stays east of the box it is east of (the Carolina coast does not slide south);
 * the frame: a box sticking out of the board;
 * folds: the warp's Jacobian determinant below MIN_DET anywhere on the board, so the plane
   never turns over and neighbours keep their geographic order;
@@ -41,6 +43,7 @@ LINE_CLEAR = 4.0          # free space between a line and a box it does not join
 MIN_DET = 0.3             # least local area ratio of the warp
 BEND = 0.01               # weight of smoothness
 OVERLAP = 20.0            # weight of overlapping boxes
+DIRECTION = 300.0         # weight of a line's turn away from its geographic direction
 
 
 def boxes_and_lines():
@@ -113,6 +116,8 @@ def fit(iterations: int, start: dict | None = None):
     ax_ = (S[KK, 0] / 2 + LINE_CLEAR)
     ay_ = (S[KK, 1] / 2 + LINE_CLEAR)
     m = nx * ny
+    v0 = P0[L[:, 1]] - P0[L[:, 0]]
+    U0 = v0 / np.hypot(v0[:, 0], v0[:, 1])[:, None]
 
     def objective(c):
         cx, cy = c[:m], c[m:]
@@ -147,6 +152,14 @@ def fit(iterations: int, start: dict | None = None):
         np.add.at(G, la[LL], gq * (1 - t)[:, None])
         np.add.at(G, lb[LL], gq * t[:, None])
         np.add.at(G, KK, -gq)
+        # turned lines: squared distance between the unit vectors, board and geography
+        v = P[L[:, 1]] - P[L[:, 0]]
+        nv = np.maximum(np.hypot(v[:, 0], v[:, 1]), 1e-6)
+        uh = v / nv[:, None]
+        f += DIRECTION * np.sum((uh - U0) ** 2)
+        gv = DIRECTION * (2 / nv)[:, None] * (uh * np.sum(uh * U0, 1)[:, None] - U0)
+        np.add.at(G, L[:, 1], gv)
+        np.add.at(G, L[:, 0], -gv)
         # frame
         lo = MARGIN + S / 2
         hi = np.array(FRAME) - MARGIN - S / 2

@@ -172,23 +172,22 @@ def test_a_pile_opens_and_an_unclear_tap_asks_which(server, browser, artifacts, 
     page.keyboard.press("Escape")
     assert not pop.is_visible()
     # a tap in the gap between two boxes could mean either: the page asks
-    a, b = page.evaluate("""() => {
+    found = page.evaluate("""() => {
       const map = document.getElementById('map');
       const frames = [...map.querySelectorAll('[data-box] .frame')].map(f => [f.closest('[data-box]').dataset.box, f.getBoundingClientRect()]);
       const vw = map.getBoundingClientRect();
-      const seen = (r) => r.left > vw.left + 60 && r.right < vw.right - 10 && r.top > vw.top + 10 && r.bottom < vw.bottom - 10;
-      let best = null;
+      const seen = (r) => r.left > vw.left + 10 && r.right < vw.right - 60 && r.top > vw.top + 10 && r.bottom < vw.bottom - 10;
       for (const [p, r] of frames) for (const [q, s] of frames) {
-        if (p >= q || !seen(r) || !seen(s)) continue;
-        const gap = s.left - r.right;
-        if (gap > 0 && gap < 12 && Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top) > 10) best = [p, q];
+        if (p === q || !seen(r) || !seen(s)) continue;
+        const across = Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top), along = Math.min(r.right, s.right) - Math.max(r.left, s.left);
+        const hgap = s.left - r.right, vgap = s.top - r.bottom;
+        if (hgap > 0 && hgap < 12 && across > 10) return [p, q, (r.right + s.left) / 2, (Math.max(r.top, s.top) + Math.min(r.bottom, s.bottom)) / 2];
+        if (vgap > 0 && vgap < 12 && along > 10) return [p, q, (Math.max(r.left, s.left) + Math.min(r.right, s.right)) / 2, (r.bottom + s.top) / 2];
       }
-      return best;
+      return null;
     }""")
-    ra = page.locator(f"#map [data-box='{a}'] .frame").bounding_box()
-    rb = page.locator(f"#map [data-box='{b}'] .frame").bounding_box()
-    x = (ra["x"] + ra["width"] + rb["x"]) / 2
-    y = (max(ra["y"], rb["y"]) + min(ra["y"] + ra["height"], rb["y"] + rb["height"])) / 2
+    assert found, "two boxes a finger's width apart in the opening view"
+    a, b, x, y = found
     page.touchscreen.tap(x, y)
     assert pop.is_visible()
     assert "Which box?" in pop.inner_text()
@@ -314,10 +313,39 @@ def test_a_game_turn_from_the_keyboard_list(server, browser, artifacts):
     else:
         raise AssertionError("the first game turn did not end")
     pages["union"].screenshot(path=str(artifacts / "board-list-view.png"))
-    assert "move" in played["union"] and "roll_marches" in played["union"]
-    assert "roll_marches" in played["confederate"]
+    assert {"activate", "move", "end_movement"} <= set(played["union"]), played["union"]
+    assert "end_movement" in played["confederate"], played["confederate"]
     assert _data(pages["union"], "turn") == "2" or _data(pages["union"], "status") == "finished"
     # the list names each box's units and lines
     text = pages["union"].locator("#board-list").inner_text()
     assert "Washington" in text and "railroad to" in text
     assert not errors, errors
+
+
+def test_resign_asks_first_and_ends_the_game(server, browser):
+    gid, ctxs = new_game(browser, server, "1861")
+    page = ctxs["union"].new_page()
+    page.goto(f"{server}/games/{gid}")
+    page.wait_for_function("document.body.dataset.ready === '1' && document.body.dataset.toAct === 'union'")
+    # before the first move the game can only be aborted, and that asks first
+    page.locator("#actions #abort").click()
+    assert page.locator("#confirm").is_visible()
+    page.locator("#confirm-no").click()
+    assert not page.locator("#confirm").is_visible()
+    assert _data(page, "status") == "active"
+    before = int(_data(page, "seq"))
+    page.locator("#actions").get_by_role("button", name="Roll for marches", exact=True).click()
+    page.wait_for_function(f"+document.body.dataset.seq > {before} && document.body.dataset.ready === '1'")
+    # after it, resigning asks, then ends the game for both players
+    page.locator("#actions #resign").click()
+    assert "Confederate player wins" in page.locator("#confirm-text").inner_text()
+    page.locator("#confirm-yes").click()
+    page.wait_for_function("document.body.dataset.status === 'finished'")
+    assert "Game over. Confederate wins" in page.locator("#prompt").inner_text()
+    other = ctxs["confederate"].new_page()
+    other.goto(f"{server}/games/{gid}")
+    other.wait_for_function("document.body.dataset.status === 'finished'")
+    other.get_by_role("tab", name="Log").click()
+    assert "resigns" in other.locator("#log").inner_text()
+    for c in ctxs.values():
+        c.close()
