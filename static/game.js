@@ -558,6 +558,15 @@ function renderBattle() {
     nodes.push(el("h3", { class: "dice-title" }, "Last volley"), dice);
   }
   sec.replaceChildren(...nodes);
+  // the board stands on the side of the map away from the battle's box, so that box and
+  // its neighbours (where a retreat goes) stay in sight; once the battle is over it shrinks
+  // to a note at the top
+  const where = b ? b.box : (game.lastBattle && game.lastBattle.data || {}).box;
+  const g = where && map.boxEl(where);
+  const wrap = $("map-wrap").getBoundingClientRect();
+  const r = g ? g.getBoundingClientRect() : null;
+  sec.classList.toggle("dock-left", !!r && (r.left + r.right) / 2 > wrap.left + wrap.width / 2);
+  sec.classList.toggle("over", !b);
 }
 
 function dieFace(v) {
@@ -592,7 +601,7 @@ function renderForces() {
         side === "union" ? el("dt", {}, "Awaiting draft") : null, side === "union" ? el("dd", {}, fmt(count("draft"))) : null));
   });
   $("forces").replaceChildren(el("div", { class: "forces" }, ...cols),
-    el("p", { class: "hint" }, "MI/MC militia, VI/VC veteran, CI/CC crack infantry/cavalry. ✕ infantry, ╱ cavalry; a red corner marks a reduced unit, a brown arc an entrenched one."));
+    el("p", { class: "hint" }, "MI/MC militia, VI/VC veteran, CI/CC crack infantry/cavalry. ✕ infantry, ╱ cavalry; a red corner marks a reduced unit, a pale arc at the foot an entrenched one; a number on a pile counts its units."));
 }
 
 function showBoxInfo(id) {

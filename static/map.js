@@ -425,7 +425,6 @@ export class MapView {
     if (step > 0) { this.setStep(step); this.reveal(ids.length ? ids : [...this.boxes.keys()].slice(0, 1), true); }
     this.opening = ids;
   }
-  focus(ids, width) { this.setStep(Math.round(Math.log(this.W / width) / Math.log(ZOOM_STEP))); this.reveal(ids, true); }
 
   toMap(clientX, clientY) {
     const m = this.root.getScreenCTM();

@@ -42,8 +42,9 @@ GAP = 8.0                 # free space between two boxes (lines, shields and anc
 LINE_CLEAR = 4.0          # free space between a line and a box it does not join
 MIN_DET = 0.3             # least local area ratio of the warp
 BEND = 0.01               # weight of smoothness
-OVERLAP = 20.0            # weight of overlapping boxes
+OVERLAP = 60.0            # weight of overlapping boxes
 DIRECTION = 300.0         # weight of a line's turn away from its geographic direction
+FRAME_WEIGHT = 200.0      # weight of a box sticking out of the board
 
 
 def boxes_and_lines():
@@ -164,8 +165,8 @@ def fit(iterations: int, start: dict | None = None):
         lo = MARGIN + S / 2
         hi = np.array(FRAME) - MARGIN - S / 2
         under, over = np.maximum(0, lo - P), np.maximum(0, P - hi)
-        f += 10 * (np.sum(under ** 2) + np.sum(over ** 2))
-        G += 10 * (-2 * under + 2 * over)
+        f += FRAME_WEIGHT * (np.sum(under ** 2) + np.sum(over ** 2))
+        G += FRAME_WEIGHT * (-2 * under + 2 * over)
         gc = np.concatenate([B.T @ G[:, 0], B.T @ G[:, 1]])
         # folds
         jxx, jxy = scale[0] + Bx @ cx, By @ cx

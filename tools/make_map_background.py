@@ -270,7 +270,7 @@ def build(states_path: Path) -> str:
         f'<path fill="none" stroke="#b7a27f" stroke-width="0.8" stroke-dasharray="3 1.6 0.8 1.6" '
         f'stroke-linejoin="round" d="{state_lines}"/>\n'
         f'<path fill="none" stroke="#6f8e9c" stroke-width="0.7" stroke-linejoin="round" d="{coast}"/>\n'
-        '<g fill="#a8936e" fill-opacity="0.55" font-family="Georgia, serif" font-size="11" '
+        '<g fill="#6f5b3a" font-family="Georgia, serif" font-size="11" '
         'letter-spacing="3" text-anchor="middle">' + "".join(text) + "</g>\n"
         "</svg>\n")
 

@@ -334,7 +334,7 @@ def test_resign_asks_first_and_ends_the_game(server, browser):
     assert not page.locator("#confirm").is_visible()
     assert _data(page, "status") == "active"
     before = int(_data(page, "seq"))
-    page.locator("#actions").get_by_role("button", name="Roll for marches", exact=True).click()
+    page.locator("#actions").get_by_role("button", name="End movement", exact=True).click()
     page.wait_for_function(f"+document.body.dataset.seq > {before} && document.body.dataset.ready === '1'")
     # after it, resigning asks, then ends the game for both players
     page.locator("#actions #resign").click()

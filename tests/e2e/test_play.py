@@ -263,7 +263,7 @@ def test_first_game_turn_through_the_ui(server, browser, artifacts):
     spect.get_by_role("tab", name="Log").click()
     log_text = spect.locator("#log").inner_text()
 
-    assert "Battle at Manassas Jct." in log_text
+    assert "Battle at Manassas Junction" in log_text
     assert spect.locator("#log .turn-head").count() >= 3         # Union and Confederate turn 1, turn 2
     assert "recruited at" in log_text
     assert ("promoted to" in log_text) or ("promotes nobody" in log_text)
@@ -274,7 +274,7 @@ def test_first_game_turn_through_the_ui(server, browser, artifacts):
 
     # clicking a log line highlights the boxes involved
     spect.get_by_role("tab", name="Log").click()
-    line = spect.locator("#log li.linked", has_text="Battle at Manassas Jct.").first
+    line = spect.locator("#log li.linked", has_text="Battle at Manassas Junction").first
     line.click()
     assert spect.locator("#map [data-box='manassas_junction'].flash").count() == 1
 
