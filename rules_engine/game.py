@@ -62,6 +62,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self._recording = True
         self.events: list[dict[str, Any]] = []
         self._legal: list[dict] | None = None
+        self._reverted = False                 # a cavalry hold lapsed during this action (8.0)
         self._undo_floor = 0
         # --- the state proper (serialised by state()) ---
         self._index_map()
@@ -97,6 +98,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self.intervention = False             # A8.4: foreign intervention has come
         self.leader_resume: str | None = None  # A8.2: where play goes on after placing leaders
         self.contained: list[str] = []         # A4.0: ports where the two sides face off
+        self.march_spent = False               # A4.0: a March of this segment went to no break-out
         self.invaded_ports: list[str] = []     # A4.0: ports the Union took by invasion
         self._init_leaders()                  # A8.2
         self.result: dict[str, str] | None = None
@@ -191,6 +193,14 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         return self._on_map[side]
 
     def state(self) -> dict[str, Any]:
+        st = self._state_v1()
+        if self.rules_since(2):
+            st["march_spent"] = self.march_spent          # A4.0 (ruling R43)
+        return st
+
+    def _state_v1(self) -> dict[str, Any]:
+        """The state as engine version 1 wrote it: a stored game's final-state hash
+        must not change."""
         return {
             "engine": self.engine_version,
             "scenario": self.scenario["id"],
@@ -295,6 +305,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
             del self.control[box]
             self._control_changed()
             self._note("control_reverts", box=box)
+            self._reverted = self.rules_since(2)       # judged once the action is done (R45)
 
     def occupied_boxes(self) -> list[str]:
         return sorted(self._occupied)

@@ -55,6 +55,10 @@ class TurnRules:
     def _advance(self) -> None:
         """Carry out everything that needs no decision, until someone must decide."""
         while self.result is None:
+            if self._reverted:
+                self._reverted = False
+                self._judge_reverted_control()
+                continue
             if self.phase == "movement" and self._movement_auto():
                 continue
             if self.phase == "battle_choice" and not self._battle_choice_legal():
@@ -101,6 +105,7 @@ class TurnRules:
         for gid in self._garrisons:
             units[gid].fought = False                                # A5.0 garrisons
         self.leader_moves, self.sea_trips = {}, []                   # A8.2
+        self.march_spent = False                                     # A4.0
         self._note("player_turn", turn=self.turn, date=calendar.label(self.turn), side=side)
         self._start_turn_steps()
 
@@ -219,6 +224,16 @@ class TurnRules:
         self.phase = "over"
         self.battle = None
         self._note("game_over", winner=winner, reason=reason)
+
+    def _judge_reverted_control(self) -> None:
+        """8.0, 10.0 (ruling R45): cavalry alone hold a box only while there; the instant
+        they leave it reverts, a change of control like a capture, and a victory
+        condition it fulfils "stops play immediately" (10.0), not at the end of the
+        Combat Segment. With 10.1 the Confederate conditions still wait for the end of
+        the Union Player Turn."""
+        if "10.1" not in self.options and self._check_confederate_victory():
+            return
+        self._check_union_victory()
 
     def _check_union_victory(self) -> bool:
         if all(self.controller(b) == "union" for b in self._union_objectives):
@@ -374,7 +389,7 @@ class TurnRules:
         u.red = False
         if self.phase == "movement":
             self.active, self.march_units = None, []
-            self.marches -= 1
+            self._spend_march()
             u.m += 1                     # recovering counts as one of its two Marches
         else:
             self.recruit["points"] -= 1

@@ -73,11 +73,11 @@ def test_every_line_fact(m, row):
 
 
 def test_rulings_on_the_board_data(m):
-    # R40: 7.5 names Pittsburgh, New York, Philadelphia and Richmond; Scranton keeps
+    # R46: 7.5 names Pittsburgh, New York, Philadelphia and Richmond; Scranton keeps
     # the board's 3 for the Army Maximum but recruits one unit a turn.
     assert m.boxes["scranton"].shields["union"] == 3 and not m.boxes["scranton"].two_recruits
-    # R41: the 4.5 example needs a non-river line Pittsburg Landing - Corinth.
+    # R47: the 4.5 example needs a non-river line Pittsburg Landing - Corinth.
     assert m.line_between("pittsburg_landing", "corinth", "road") is not None
-    # R42: the Potomac is the only line the Confederates may never use (4.2).
+    # R48: the Potomac is the only line the Confederates may never use (4.2).
     assert [ln.id for ln in m.lines if ln.river == "Potomac"] == [
         "fredericksburg~washington~river"]

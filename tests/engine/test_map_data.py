@@ -97,7 +97,7 @@ def test_confederate_two_or_three_cities_are_the_victory_seven(m):
 def test_value_three_or_more_cities(m):
     seven_five = {m.resolve(n) for n in ("Pittsburgh", "New York", "Philadelphia", "Richmond")}
     assert {b.id for b in m.boxes.values() if b.two_recruits} == seven_five
-    # the board's Scranton 3 counts for the Army Maximum, not for 7.5 (ruling R40)
+    # the board's Scranton 3 counts for the Army Maximum, not for 7.5 (ruling R46)
     got = {b.id for b in m.boxes.values() if max(b.shields.values(), default=0) >= 3}
     assert got == seven_five | {"scranton"}
 

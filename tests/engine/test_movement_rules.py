@@ -421,3 +421,60 @@ def test_invasion_battle_gives_the_defender_the_river_bonus_4_7_5_34():
             if rnd > 1:
                 g.apply({"type": "open_fire"})
             g.apply({"type": "target", "unit": vet, "target": mil})
+
+
+# 4.3 as corrected in engine version 2 (ruling R40). Manassas Jct. (no shield) and
+# Nashville (a Recruitment City) are on both the old and the printed board.
+def entrench_position(engine=2):
+    return rules_engine.from_position({
+        "engine": engine, "scenario": "1861", "turn": 3, "side": "confederate",
+        "phase": "movement", "marches": 3,
+        "units": {"union": {"washington": ["MI"]},
+                  "confederate": {"manassas_junction": ["MI", "MI"], "nashville": ["MI"]}}})
+
+
+def test_entrenching_outside_a_city_takes_two_separate_marches_4_3():
+    g = entrench_position()
+    a, b = [u["id"] for u in g.units_in("manassas_junction")]
+    activate(g, "manassas_junction")
+    g.apply({"type": "entrench", "unit": a})
+    assert unit(g, a).dig and not unit(g, a).ent and g.marches == 2
+    reason = refused(g, {"type": "entrench", "unit": a}, "(4.3)")
+    assert "two Marches" in reason
+    g.apply(move(b, ("fredericksburg", "road")))          # the same March moves the others
+    end_march(g)
+    activate(g, "manassas_junction")                       # the second March
+    g.apply({"type": "entrench", "unit": a})
+    assert unit(g, a).ent and unit(g, a).m == 2 and g.marches == 1
+
+
+def test_a_unit_that_entrenches_does_not_move_in_that_march_4_3():
+    g = entrench_position()
+    a = ids_in(g, "manassas_junction")[0]
+    activate(g, "manassas_junction")
+    g.apply({"type": "entrench", "unit": a})
+    assert not [x for x in g.legal_actions() if x.get("unit") == a]
+    refused(g, move(a, ("fredericksburg", "road")), "(4.3)")
+    end_march(g)
+    city = ids_in(g, "nashville")[0]
+    activate(g, "nashville")
+    g.apply({"type": "entrench", "unit": city})           # one March in a Recruitment City
+    assert unit(g, city).ent and g.active is None          # nobody left to act: closed
+    g2 = rules_engine.from_position({**g.state(), "active": "nashville", "march_units": []})
+    refused(g2, move(city, ("murfreesboro", "rail")), "(4.3)")
+
+
+def test_version_1_games_keep_entrenching_in_one_activation_4_3():
+    """Engine version 1 let both digging steps share one activation, and moves after."""
+    g = entrench_position(engine=1)
+    a = ids_in(g, "manassas_junction")[0]
+    activate(g, "manassas_junction")
+    g.apply({"type": "entrench", "unit": a})
+    assert move(a, ("fredericksburg", "road")) in g.legal_actions()
+    g.apply({"type": "entrench", "unit": a})
+    assert unit(g, a).ent and g.marches == 2
+    assert rules_engine.replay(g.header, g.events).state_json() == g.state_json()
+
+
+def ids_in(g, box):
+    return [u["id"] for u in g.units_in(box)]

@@ -83,8 +83,8 @@ def scenario_and_options(draw):
     ending = draw(st.sampled_from([None] + ENDINGS[scenario]))
     if ending:
         options.append(ending)
-    if scenario != "1861-short" and draw(st.booleans()):
-        options.append("11.3:sudden-death")
+    if scenario != "1861-short" and not ending and draw(st.booleans()):
+        options.append("11.3:sudden-death")          # only to the Campaign ending (R42)
     return scenario, options
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import rules_engine
 from rules_engine import load_map
 
 from .helpers import game, move, refused, uid, unit
@@ -391,3 +392,43 @@ def test_the_defender_who_wins_promotes_too_6_0():
     vet = uid(g, "corinth", "VI", "confederate")
     g.apply({"type": "promote", "unit": vet})
     assert [u["type"] for u in g.units_in("corinth")] == ["CI"]
+
+
+# 8.0 / 10.0 (ruling R45), on boxes of both boards: Union cavalry alone hold Nashville,
+# and the Army Maximum Sizes are level while they do.
+def cavalry_leaves_nashville(engine=2, options=()):
+    pos = {"engine": engine, "options": list(options), "scenario": "1861", "turn": 3,
+           "side": "union", "phase": "movement", "marches": 2, "cav_only": ["nashville"], "control": {"union": ["nashville"]},
+           "units": {"union": {"nashville": ["MC"], "mobile": ["MI"]},
+                     "confederate": {"richmond": ["MI"]}}}
+    probe = rules_engine.from_position(pos)
+    diff = probe.army_maximum("union") - probe.army_maximum("confederate")
+    ones = sorted(b for b, box in probe.map.boxes.items() if box.color == "union"
+                  and dict(box.shields) == {"union": 1} and b != "washington")
+    assert 0 <= diff <= len(ones)
+    pos["control"]["confederate"] = ones[:diff]               # level: Confederate = Union
+    g = rules_engine.from_position(pos)
+    assert g.army_maximum("union") == g.army_maximum("confederate") and g.result is None
+    cav = g.units_in("nashville")[0]["id"]
+    g.apply({"type": "activate", "box": "nashville"})
+    g.apply({"type": "move", "unit": cav, "path": ["murfreesboro"], "by": ["rail"]})
+    return g
+
+
+def test_a_victory_given_by_a_cavalry_reversion_stops_play_at_once_8_0_10_0():
+    g = cavalry_leaves_nashville()
+    assert g.controller("nashville") == "confederate"               # reverted at once (8.0)
+    assert g.result["winner"] == "confederate" and "(10.0)" in g.result["reason"]
+    assert g.phase == "over" and g.side == "union"                # the Union Movement Segment
+
+
+def test_version_1_games_judge_a_cavalry_reversion_at_the_end_of_the_combat_segment_8_0():
+    g = cavalry_leaves_nashville(engine=1)
+    assert g.controller("nashville") == "confederate" and g.result is None
+    g.apply({"type": "end_movement"})        # capturing Mobile undoes the Confederate lead
+    assert g.controller("mobile") == "union" and g.result is None
+
+
+def test_with_10_1_a_cavalry_reversion_waits_for_the_end_of_the_union_player_turn_8_0():
+    g = cavalry_leaves_nashville(options=["10.1"])
+    assert g.controller("nashville") == "confederate" and g.result is None

@@ -1,0 +1,79 @@
+"""Where the server may send a request on a user's behalf (webhooks).
+
+A user-supplied URL is only fetched after its host name is resolved and every address
+it resolves to is public: never loopback, private, link-local (cloud metadata lives
+at 169.254.169.254), multicast, reserved or unspecified, whatever spelling the URL
+uses (decimal or octal IPv4, IPv4-mapped IPv6). The request then goes to the address
+that was checked, so a name that resolves differently a moment later (DNS rebinding)
+cannot redirect it. An operator may allow-list hosts (an internal chat server, say).
+"""
+from __future__ import annotations
+
+import ipaddress
+import socket
+from dataclasses import dataclass
+from typing import Callable, Iterable
+from urllib.parse import urlsplit
+
+Resolver = Callable[[str, int], Iterable[str]]
+
+
+class BlockedDestination(ValueError):
+    """The URL may not be fetched; the message says why, in words for the user."""
+
+
+@dataclass(frozen=True)
+class Destination:
+    url: str          # the URL as the user gave it
+    scheme: str
+    host: str         # the name to send as Host and to check the certificate against
+    port: int
+    addresses: tuple[str, ...]   # the checked addresses to connect to, in resolver order
+    allowed_by_operator: bool
+
+    @property
+    def address(self) -> str:
+        return self.addresses[0]
+
+
+def system_resolver(host: str, port: int) -> list[str]:
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise BlockedDestination(f"the host name {host!r} does not resolve") from exc
+    return [str(info[4][0]) for info in infos]
+
+
+def is_public(address: str) -> bool:
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_global and not (ip.is_multicast or ip.is_reserved or ip.is_unspecified)
+
+
+def check_url(url: str, allow_hosts: Iterable[str] = (), resolve: Resolver = system_resolver) -> Destination:
+    """The destination to connect to, or BlockedDestination naming the reason."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https"):
+        raise BlockedDestination("only http:// and https:// addresses can receive notices")
+    if parts.username or parts.password:
+        raise BlockedDestination("the address may not carry a user name or password")
+    host = (parts.hostname or "").rstrip(".").lower()
+    if not host:
+        raise BlockedDestination("the address has no host name")
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        raise BlockedDestination("the address has an invalid port") from None
+    addresses = list(resolve(host, port))
+    if not addresses:
+        raise BlockedDestination(f"the host name {host!r} does not resolve")
+    allowed = host in {h.rstrip(".").lower() for h in allow_hosts}
+    if not allowed:
+        for address in addresses:
+            if not is_public(address):
+                raise BlockedDestination(
+                    f"{host!r} is a private, local or reserved address ({address}); notices go "
+                    "only to public addresses")
+    return Destination(url=url, scheme=parts.scheme, host=host, port=port,
+                       addresses=tuple(dict.fromkeys(addresses)), allowed_by_operator=allowed)

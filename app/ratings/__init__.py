@@ -1,0 +1,1 @@
+"""Player ratings (Glicko-2) for rated games."""
