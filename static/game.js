@@ -807,11 +807,14 @@ $("zoom-fit").addEventListener("click", () => map.fit());
 const boardList = new BoardList($("board-list"), map, boot.types, {
   label, act, myTurn, unitLabel: (u) => `${unitName(u, boot.types[u.type])} ${u.id}`,
 });
-function setListView(on) {
+// The list view replaces the map; the choice is remembered in this browser.
+function setListView(on, atLoad) {
   boardList.setOpen(on);
   $("list-toggle").setAttribute("aria-pressed", on ? "true" : "false");
   $("map-wrap").classList.toggle("list-mode", on);
-  if (on) { boardList.render(game); $("list-decisions").focus(); }
+  boardList.render(game);
+  const head = $("list-decisions");
+  if (on && head && !atLoad) head.focus();
   prefs.list = on;
   localStorage.setItem("hd-prefs", JSON.stringify(prefs));
 }
@@ -850,6 +853,6 @@ for (const tab of document.querySelectorAll("[role=tab]")) {
   });
 }
 
-if (prefs.list) setListView(true);
+if (prefs.list) setListView(true, true);
 const chat = new Chat(GID, { isPlayer, user: boot.user, status: () => game.status });
 connect();
