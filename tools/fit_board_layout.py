@@ -42,9 +42,12 @@ GAP = 8.0                 # free space between two boxes (lines, shields and anc
 LINE_CLEAR = 4.0          # free space between a line and a box it does not join
 MIN_DET = 0.3             # least local area ratio of the warp
 BEND = 0.01               # weight of smoothness
-OVERLAP = 60.0            # weight of overlapping boxes
 DIRECTION = 300.0         # weight of a line's turn away from its geographic direction
-FRAME_WEIGHT = 200.0      # weight of a box sticking out of the board
+# (iterations, weight of overlapping boxes, weight of a box sticking out of the board):
+# the fit starts soft, so boxes can slide past each other to their side of a crowd, then
+# holds the frame, then presses the last overlaps apart. Started with all weights at
+# their final values it settles with Richmond on Petersburg.
+SCHEDULE = ((2500, 20.0, 10.0), (1200, 20.0, 200.0), (800, 60.0, 200.0))
 
 
 def boxes_and_lines():
@@ -88,7 +91,8 @@ def basis(x, y, origin, nx, ny, deriv=None):
     return (bv[:, :, None] * bu[:, None, :]).reshape(len(x), ny * nx)
 
 
-def fit(iterations: int, start: dict | None = None):
+def fit(iterations: int, start: dict | None = None, overlap: float = SCHEDULE[-1][1],
+        frame_weight: float = SCHEDULE[-1][2]):
     P0, S, ids, L = boxes_and_lines()
     n = len(P0)
     scale = np.array([FRAME[0] / VIEWPORT_WIDTH, FRAME[1] / VIEWPORT_HEIGHT])
@@ -131,9 +135,9 @@ def fit(iterations: int, start: dict | None = None):
         hit = (ox > 0) & (oy > 0)
         use_x = hit & (ox <= oy)
         use_y = hit & (ox > oy)
-        f = OVERLAP * (np.sum(ox[use_x] ** 2) + np.sum(oy[use_y] ** 2))
-        gdx = np.where(use_x, -2 * OVERLAP * ox * np.sign(d[:, 0]), 0.0)
-        gdy = np.where(use_y, -2 * OVERLAP * oy * np.sign(d[:, 1]), 0.0)
+        f = overlap * (np.sum(ox[use_x] ** 2) + np.sum(oy[use_y] ** 2))
+        gdx = np.where(use_x, -2 * overlap * ox * np.sign(d[:, 0]), 0.0)
+        gdy = np.where(use_y, -2 * overlap * oy * np.sign(d[:, 1]), 0.0)
         np.add.at(G, iu, np.stack([gdx, gdy], 1))
         np.add.at(G, ju, -np.stack([gdx, gdy], 1))
         # lines under boxes: nearest point of the segment to the box centre, in units of
@@ -165,8 +169,8 @@ def fit(iterations: int, start: dict | None = None):
         lo = MARGIN + S / 2
         hi = np.array(FRAME) - MARGIN - S / 2
         under, over = np.maximum(0, lo - P), np.maximum(0, P - hi)
-        f += FRAME_WEIGHT * (np.sum(under ** 2) + np.sum(over ** 2))
-        G += FRAME_WEIGHT * (-2 * under + 2 * over)
+        f += frame_weight * (np.sum(under ** 2) + np.sum(over ** 2))
+        G += frame_weight * (-2 * under + 2 * over)
         gc = np.concatenate([B.T @ G[:, 0], B.T @ G[:, 1]])
         # folds
         jxx, jxy = scale[0] + Bx @ cx, By @ cx
@@ -212,11 +216,16 @@ def fit(iterations: int, start: dict | None = None):
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--iterations", type=int, default=3000)
-    ap.add_argument("--start", type=Path, help="go on from this earlier fit")
+    ap.add_argument("--start", type=Path, help="go on from this earlier fit with the final weights")
+    ap.add_argument("--iterations", type=int, default=SCHEDULE[-1][0], help="with --start")
     ap.add_argument("-o", "--out", type=Path, default=BL.DATA_FILE)
     args = ap.parse_args(argv)
-    params = fit(args.iterations, json.loads(args.start.read_text()) if args.start else None)
+    if args.start:
+        params = fit(args.iterations, json.loads(args.start.read_text()))
+    else:
+        params = None
+        for iterations, overlap, frame_weight in SCHEDULE:
+            params = fit(iterations, params, overlap, frame_weight)
     args.out.write_text(json.dumps(params, separators=(",", ":")) + "\n")
     print(f"wrote {args.out}", file=sys.stderr)
     return 0
