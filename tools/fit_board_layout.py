@@ -208,7 +208,8 @@ def fit(iterations: int, start: dict | None = None, overlap: float = SCHEDULE[-1
     overl = int(np.sum((need_x - GAP - np.abs(d[:, 0]) > 0) & (need_y - GAP - np.abs(d[:, 1]) > 0)))
     det = (scale[0] + Bx @ c[:m]) * (scale[1] + By @ c[m:]) - (By @ c[:m]) * (Bx @ c[m:])
     print(f"{res.nit} iterations, {time.monotonic() - t0:.1f} s, objective {res.fun:.1f}; "
-          f"boxes overlapping: {overl}; least area ratio {det.min():.2f}, greatest {det.max():.2f}", file=sys.stderr)
+          f"overlapping pairs among all versions' boxes together (boxes of one version never meet "
+          f"another's on the page): {overl}; least area ratio {det.min():.2f}, greatest {det.max():.2f}", file=sys.stderr)
     return {"frame": list(FRAME), "origin": list(origin), "spacing": SPACING, "columns": nx,
             "scale": [round(float(s), 6) for s in scale],
             "dx": [round(float(v), 2) for v in c[:m]], "dy": [round(float(v), 2) for v in c[m:]]}
