@@ -204,11 +204,12 @@ class Map:
             raise KeyError(f"no box named {name_or_alias!r} (not an id, name or alias in map.yaml)") from None
 
     def to_json(self) -> dict:
-        return {
+        from .board_layout import lay_out  # boxes at their places on the drawn board
+        return lay_out({
             "boxes": [b.to_json() for b in self.boxes.values()],
             "lines": [ln.to_json() for ln in self.lines],
             "viewport": {"width": VIEWPORT_WIDTH, "height": VIEWPORT_HEIGHT},
-        }
+        })
 
 
 def _pair_key(a: str, b: str, kind: str) -> tuple[str, str, str]:

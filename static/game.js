@@ -3,6 +3,7 @@
 // and a click on anything else is sent so that the server can say why it is refused.
 import { api, el } from "./api.js";
 import { MapView, SIDE_NAME, counter, unitName } from "./map.js";
+import { BoardList } from "./board-list.js";
 import { Describer, typeOfUnit } from "./log.js";
 import { Chat } from "./chat.js";
 
@@ -20,7 +21,7 @@ const game = {
   undone: [],         // [from, through]
   lastVolley: [], lastBattle: null,
 };
-const ui = { sel: null, chooser: null, selBox: null };
+const ui = { sel: null, chooser: null, selBox: null, pop: null, opened: false };
 
 const map = new MapView($("map"), boot.map, boot.types);
 map.animate = prefs.animate !== false;
@@ -335,6 +336,17 @@ function render(t0, changed) {
   if (!ui.sel && myTurn()) for (const a of game.legal) if (a.type === "target") hlUnits.add(a.unit);
   map.highlight(new Set(boxes.keys()), hlUnits, ui.sel);
   map.showPath(null);
+  if (!ui.opened) {
+    ui.opened = true;
+    map.open(openingBoxes());
+    if (prefs.zoom === "east") { map.setStep(Math.max(map.step, 3)); map.reveal(["washington", "richmond"], true); }
+  } else if (changed) {
+    const d = decisionBox();
+    if (d) map.reveal([d]);
+  }
+  if (ui.pop && ui.pop.box && !game.state.units.some((u) => u.loc === ui.pop.box) && !boxes.has(ui.pop.box)) ui.pop = null;
+  renderPop();
+  boardList.render(game);
   const bd = document.body.dataset;
   bd.seq = game.seq; bd.phase = s.phase; bd.turn = s.turn; bd.side = s.side;
   bd.step = s.battle ? s.battle.step : "";
@@ -463,7 +475,34 @@ function renderActions() {
   if (isPlayer() && game.status === "active") {
     nodes.push(el("button", { type: "button", id: "undo", class: "undo", "aria-label": "Undo my last decision", title: "Undo (u)", disabled: !game.canUndo, onclick: undo }, "↶ Undo"));
   }
+  if (isPlayer() && (game.status === "active" || game.status === "open")) {
+    // before anyone's first move a game can be called off; after it, only resigned
+    const moved = [...game.events.values()].some((e) => e.source === "engine" && e.actor);
+    if (!moved) {
+      nodes.push(el("button", { type: "button", id: "abort", class: "quiet", onclick: () => confirmThen(
+        "Abort this game? It ends with no result, as if it had not been played.", "Abort the game",
+        () => api(`/api/games/${encodeURIComponent(GID)}/abort`, {})) }, "Abort"));
+    } else {
+      nodes.push(el("button", { type: "button", id: "resign", class: "quiet", onclick: () => confirmThen(
+        `Resign? The ${SIDE_NAME[game.yourSides[0] === "union" ? "confederate" : "union"]} player wins the game.`, "Resign",
+        () => api(`/api/games/${encodeURIComponent(GID)}/resign`, {})) }, "Resign"));
+    }
+  }
   box.replaceChildren(...nodes);
+}
+
+// A decision that cannot be undone asks first, in a modal dialog (Esc or Cancel keeps playing).
+function confirmThen(question, yes, run) {
+  const dlg = $("confirm");
+  $("confirm-text").textContent = question;
+  $("confirm-yes").textContent = yes;
+  $("confirm-yes").onclick = async () => {
+    dlg.close();
+    try { await run(); } catch (e) { notice(e.message); }
+  };
+  $("confirm-no").onclick = () => dlg.close();
+  dlg.showModal();
+  $("confirm-no").focus();
 }
 
 // ---------------------------------------------------------------------------- battle board
@@ -487,7 +526,7 @@ function renderBattle() {
         const svgEl = document.createElementNS("http://www.w3.org/2000/svg", "svg");
         svgEl.setAttribute("viewBox", "-1.5 -1.5 14 17");
         svgEl.setAttribute("class", "bcounter");
-        const c = counter(u, boot.types[u.type]);
+        const c = counter(u, boot.types[u.type], 11);
         c.classList.toggle("legal", clickU.has(id) || (!ui.sel && myTurn() && game.legal.some((a) => a.type === "target" && a.unit === id)));
         c.classList.toggle("selected", ui.sel === id);
         svgEl.append(c);
@@ -519,6 +558,15 @@ function renderBattle() {
     nodes.push(el("h3", { class: "dice-title" }, "Last volley"), dice);
   }
   sec.replaceChildren(...nodes);
+  // the board stands on the side of the map away from the battle's box, so that box and
+  // its neighbours (where a retreat goes) stay in sight; once the battle is over it shrinks
+  // to a note at the top
+  const where = b ? b.box : (game.lastBattle && game.lastBattle.data || {}).box;
+  const g = where && map.boxEl(where);
+  const wrap = $("map-wrap").getBoundingClientRect();
+  const r = g ? g.getBoundingClientRect() : null;
+  sec.classList.toggle("dock-left", !!r && (r.left + r.right) / 2 > wrap.left + wrap.width / 2);
+  sec.classList.toggle("over", !b);
 }
 
 function dieFace(v) {
@@ -545,7 +593,7 @@ function renderForces() {
     const count = (loc) => { const c = {}; for (const u of mine) if (u.loc === loc) c[u.type] = (c[u.type] || 0) + 1; return c; };
     const fmt = (c) => Object.keys(c).length ? Object.entries(c).sort().map(([t, n]) => `${n} ${t}`).join(", ") : "none";
     return el("section", { class: `force ${side}`, "aria-label": `${SIDE_NAME[side]} forces` },
-      el("h3", {}, SIDE_NAME[side]),
+      el("h3", {}, SIDE_NAME[side], game.seats && game.seats[side] ? el("small", { class: "player" }, ` · ${game.seats[side].username}`) : null),
       el("dl", {},
         el("dt", {}, "On the map"), el("dd", { "data-stat": `${side}-onmap` }, `${s.on_map[side]} of ${s.army_max[side]} (Army Maximum)`),
         el("dt", {}, "Recruitment Pool"), el("dd", { "data-stat": `${side}-pool` }, fmt(count("pool"))),
@@ -553,7 +601,7 @@ function renderForces() {
         side === "union" ? el("dt", {}, "Awaiting draft") : null, side === "union" ? el("dd", {}, fmt(count("draft"))) : null));
   });
   $("forces").replaceChildren(el("div", { class: "forces" }, ...cols),
-    el("p", { class: "hint" }, "MI/MC militia, VI/VC veteran, CI/CC crack infantry/cavalry. ✕ infantry, ╱ cavalry; a red corner marks a reduced unit, a brown arc an entrenched one."));
+    el("p", { class: "hint" }, "MI/MC militia, VI/VC veteran, CI/CC crack infantry/cavalry. ✕ infantry, ╱ cavalry; a red corner marks a reduced unit, a pale arc at the foot an entrenched one; a number on a pile counts its units."));
 }
 
 function showBoxInfo(id) {
@@ -595,7 +643,7 @@ function logItem(e) {
     frag.append(el("li", { class: "ev", "data-seq": e.seq }, d.text), openingHead);
     return frag;
   }
-  const li = el("li", { class: `ev ${d.cls || ""}${d.minor ? " minor" : ""}${isUndone(e.seq) ? " undone" : ""}`, "data-seq": e.seq, tabindex: 0 },
+  const li = el("li", { class: `ev ${d.cls || ""}${d.minor ? " minor" : ""}${isUndone(e.seq) ? " undone" : ""}`, "data-seq": e.seq },
     d.die ? el("span", { class: `die-inline${d.hit === true ? " hit" : d.hit === false ? " miss" : ""}`, "aria-hidden": "true" }, String(d.die)) : null, d.text);
   const boxes = new Set(d.boxes || []);
   for (const uid of d.units || []) { const u = unitById(uid); if (u && map.boxes.has(u.loc)) boxes.add(u.loc); }
@@ -635,34 +683,166 @@ $("log").addEventListener("click", (ev) => {
   li.classList.add("picked");
   map.flash(li.dataset.boxes.split(" "));
 });
-$("log").addEventListener("keydown", (ev) => { if (ev.key === "Enter") ev.target.click(); });
+
+// ---------------------------------------------------------------------------- stacks and choices on the map
+// A pile of counters, or a tap that could mean several boxes, opens a small panel that
+// names the candidates as buttons; what each button does is what a click on it would do.
+const TOUCH_SLOP = 9;   // screen px round a finger's tap within which a box counts as meant
+
+function openPop(pop) {
+  ui.pop = pop;
+  renderPop();
+  const first = $("stack-pop").querySelector("button");
+  if (first && pop.keyboard) first.focus();
+}
+function closePop(refocus) {
+  const had = ui.pop;
+  ui.pop = null;
+  renderPop();
+  if (refocus && had && had.box) map.focusBox(had.box);
+}
+function renderPop() {
+  const pop = $("stack-pop");
+  if (!ui.pop || !game.state) { pop.hidden = true; pop.replaceChildren(); return; }
+  const nodes = [];
+  const { boxes: clickB, units: clickU } = myTurn() ? clickables() : { boxes: new Map(), units: new Map() };
+  if (ui.pop.which) {
+    nodes.push(el("h3", {}, "Which box?"));
+    for (const id of ui.pop.which) {
+      nodes.push(el("button", { type: "button", class: `pick-box${clickB.has(id) ? " legal" : ""}`, "data-pick-box": id,
+        onclick: () => { const box = id; closePop(); pickBox(box); } }, boxName(id)));
+    }
+  } else {
+    const id = ui.pop.box, b = map.boxes.get(id);
+    // keyboard users go back to the box they came from
+    const back = () => { if (ui.pop && ui.pop.keyboard) { const box = ui.pop.box; setTimeout(() => map.focusBox(box), 0); } };
+    nodes.push(el("h3", {}, b.name));
+    for (const a of clickB.get(id) || []) nodes.push(el("button", { type: "button", class: "choice legal", onclick: () => { back(); closePop(); act(a); } }, label(a)));
+    for (const u of game.state.units.filter((x) => x.loc === id)) {
+      const svgEl = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+      svgEl.setAttribute("viewBox", "-1 -1 13 13");
+      svgEl.setAttribute("class", "bcounter");
+      svgEl.setAttribute("aria-hidden", "true");
+      svgEl.append(counter(u, boot.types[u.type], 11));
+      nodes.push(el("button", { type: "button", class: `unit-btn ${u.side}${clickU.has(u.id) ? " legal" : ""}${ui.sel === u.id ? " selected" : ""}`,
+        "data-unit-btn": u.id, onclick: () => { back(); closePop(); onUnitClick(u.id); } },
+        svgEl, `${unitName(u, boot.types[u.type])}${u.red ? " · reduced" : ""}${u.ent ? " · entrenched" : ""}`));
+    }
+  }
+  nodes.push(el("button", { type: "button", class: "close", "aria-label": "Close", onclick: () => closePop(true) }, "×"));
+  pop.replaceChildren(...nodes);
+  pop.hidden = false;
+  // beside the box (or the tap), kept inside the map
+  const wrap = $("map-wrap").getBoundingClientRect();
+  let r;
+  if (ui.pop.which) r = { left: ui.pop.x - 1, right: ui.pop.x + 1, top: ui.pop.y - 1, bottom: ui.pop.y + 1 };
+  else r = map.boxEl(ui.pop.box).querySelector(".frame").getBoundingClientRect();
+  const pw = pop.offsetWidth, ph = pop.offsetHeight;
+  let left = r.right + 8 - wrap.left;
+  if (left + pw > wrap.width - 4) left = r.left - 8 - pw - wrap.left;
+  left = Math.max(4, Math.min(left, wrap.width - pw - 4));
+  const top = Math.max(4, Math.min(r.top - wrap.top, wrap.height - ph - 4));
+  pop.style.left = `${left}px`; pop.style.top = `${top}px`;
+}
+
+// a box chosen on the map (click, tap, or Enter on the focused box)
+function pickBox(id, keyboard) {
+  const { boxes } = myTurn() ? clickables() : { boxes: new Map() };
+  const occupied = game.state && game.state.units.some((u) => u.loc === id);
+  if (!boxes.has(id) && !ui.sel && occupied) return openPop({ box: id, keyboard });
+  onBoxClick(id);
+}
+map.onPick = (id) => pickBox(id, true);
+
+// The box that needs a decision now: the view pans to it.
+function decisionBox() {
+  const s = game.state;
+  if (!s || !myTurn()) return null;
+  if (s.battle && map.boxes.has(s.battle.box)) return s.battle.box;
+  if (s.active && map.boxes.has(s.active)) return s.active;
+  const { boxes } = clickables();
+  return boxes.size === 1 ? [...boxes.keys()][0] : null;
+}
+// Where the opening view looks when it cannot show the whole board readably.
+function openingBoxes() {
+  const d = decisionBox();
+  if (d) return [d];
+  const side = game.yourSides[0] || game.toAct || "union";
+  const home = side === "confederate" ? "richmond" : "washington";
+  if (map.boxes.has(home)) return [home];
+  const u = game.state && game.state.units.find((x) => x.side === side && map.boxes.has(x.loc));
+  return u ? [u.loc] : [];
+}
 
 // ---------------------------------------------------------------------------- wiring
 $("map").addEventListener("click", (ev) => {
   if (map.suppressClick) return;
+  if (map.lastPointer === "touch" || map.lastPointer === "pen") {
+    // where the finger came down: the browser moves a tap's click onto the nearest
+    // clickable thing, which is the very guess this is here to avoid
+    const at = map.lastDown || { x: ev.clientX, y: ev.clientY };
+    const near = map.boxesNear(at.x, at.y, TOUCH_SLOP);
+    if (near.length > 1) return openPop({ which: near, x: at.x, y: at.y });
+  }
   const u = ev.target.closest("[data-unit]");
-  if (u) return onUnitClick(u.dataset.unit);
+  if (u) {
+    const pile = (map.piles.get(u.dataset.loc) || []).find((p) => p.units.includes(u.dataset.unit));
+    if (pile && pile.units.length > 1) return openPop({ box: u.dataset.loc });
+    return onUnitClick(u.dataset.unit);
+  }
+  const badge = ev.target.closest("[data-pile]");
+  if (badge) return openPop({ box: badge.dataset.pile });
   const b = ev.target.closest("[data-box]");
   if (b) return onBoxClick(b.dataset.box);
+  if (ui.pop) closePop();
   if (ui.sel || ui.chooser) { ui.sel = null; ui.chooser = null; render(null, false); }
 });
 $("battle").addEventListener("click", (ev) => {
   const u = ev.target.closest("[data-unit]");
   if (u) onUnitClick(u.dataset.unit);
 });
-$("zoom-in").addEventListener("click", () => map.zoomBy(1 / 1.4));
-$("zoom-out").addEventListener("click", () => map.zoomBy(1.4));
+$("zoom-in").addEventListener("click", () => map.setStep(map.step + 1));
+$("zoom-out").addEventListener("click", () => map.setStep(map.step - 1));
 $("zoom-fit").addEventListener("click", () => map.fit());
+const boardList = new BoardList($("board-list"), map, boot.types, {
+  label, act, myTurn, unitLabel: (u) => `${unitName(u, boot.types[u.type])} ${u.id}`,
+});
+// The list view replaces the map; the choice is remembered in this browser.
+function setListView(on, atLoad) {
+  boardList.setOpen(on);
+  $("list-toggle").setAttribute("aria-pressed", on ? "true" : "false");
+  $("map-wrap").classList.toggle("list-mode", on);
+  boardList.render(game);
+  const head = $("list-decisions");
+  if (on && head && !atLoad) head.focus();
+  prefs.list = on;
+  localStorage.setItem("hd-prefs", JSON.stringify(prefs));
+}
+$("list-toggle").addEventListener("click", () => setListView(!boardList.open));
 document.addEventListener("keydown", (ev) => {
   if (ev.target.closest("input, textarea, select")) return;
   if ((ev.key === "z" && (ev.ctrlKey || ev.metaKey)) || (ev.key === "u" && !ev.ctrlKey && !ev.metaKey)) { ev.preventDefault(); undo(); }
-  else if (ev.key === "+" || ev.key === "=") map.zoomBy(1 / 1.4);
-  else if (ev.key === "-") map.zoomBy(1.4);
+  else if (ev.key === "+" || ev.key === "=") map.setStep(map.step + 1);
+  else if (ev.key === "-") map.setStep(map.step - 1);
   else if (ev.key === "0") map.fit();
-  else if (ev.key === "Escape") { ui.sel = null; ui.chooser = null; render(null, false); }
+  else if (ev.key === "Escape") { const wasPop = !!ui.pop; ui.sel = null; ui.chooser = null; closePop(wasPop); render(null, false); }
 });
+// On a phone or tablet the side panel is a sheet over the bottom of the map: a tab opens
+// it, the open tab (or the handle) closes it, so the map keeps the screen otherwise.
+const sheetMedia = window.matchMedia("(max-width: 1100px)");
+function setSheet(open) {
+  $("side").classList.toggle("sheet-open", open);
+  $("sheet-handle").setAttribute("aria-expanded", open ? "true" : "false");
+  $("sheet-handle").textContent = open ? "▾" : "▴";
+}
+$("sheet-handle").addEventListener("click", () => setSheet(!$("side").classList.contains("sheet-open")));
 for (const tab of document.querySelectorAll("[role=tab]")) {
   tab.addEventListener("click", () => {
+    if (sheetMedia.matches) {
+      const open = $("side").classList.contains("sheet-open");
+      if (open && tab.getAttribute("aria-selected") === "true") { setSheet(false); return; }
+      if (!open) setSheet(true);
+    }
     for (const t of document.querySelectorAll("[role=tab]")) {
       const on = t === tab;
       t.setAttribute("aria-selected", on ? "true" : "false");
@@ -673,6 +853,6 @@ for (const tab of document.querySelectorAll("[role=tab]")) {
   });
 }
 
-if (prefs.zoom === "east") map.focus(["washington", "richmond"], 420);
+if (prefs.list) setListView(true, true);
 const chat = new Chat(GID, { isPlayer, user: boot.user, status: () => game.status });
 connect();

@@ -1,5 +1,8 @@
-// The SVG map: background, lines, boxes, unit counters; zoom and pan (wheel, drag, pinch, buttons).
-// Nothing here decides what is legal: the page passes in sets of boxes/units to highlight.
+// The SVG board: background, lines, boxes, unit counters; zoom in steps, pan, pinch, keys.
+// Box positions come laid out by the server (rules_engine/board_layout.py: one smooth warp
+// of geography, the same one the background was drawn with); sizes follow the same rule as
+// there, from the constants in map.viewport.box. Nothing here decides what is legal: the
+// page passes in sets of boxes/units to highlight.
 const NS = "http://www.w3.org/2000/svg";
 export const SIDE_NAME = { union: "Union", confederate: "Confederate", neutral: "Neutral" };
 
@@ -10,21 +13,57 @@ export function svg(tag, attrs, ...children) {
   return n;
 }
 
-const CW = 11;        // counter size in map units
-const GAP = 1.5;
+// The board's geometry when a server sends none (an older map JSON): the sizes the layout uses.
+const DEFAULT_GEOMETRY = { name_size: 10, name_char: 5, name_line: 10.5, name_max_chars: 12, counter: 18, pad: 2.5, shield: 9, min_width: 43.5 };
+// Screen sizes the opening view must reach: names and counters a player can read and hit.
+export const READABLE = { name: 10, counter: 18 };
+export const ZOOM_STEP = 1.25;        // every zoom step magnifies by the same factor
+const MAX_STEPS = 9;
+const STACK_SHIFT = 1.4;              // offset of each counter under the top of a pile
+const STACK_DEPTH = 2;                // piles show at most this many counters under the top one
+
+// Same rule as board_layout.name_lines / box_size.
+export function nameLines(name, g) {
+  if (name.length <= g.name_max_chars || !name.includes(" ")) return [name];
+  let cut = -1;
+  for (let i = 0; i < name.length; i++) if (name[i] === " " && (cut < 0 || Math.abs(i - name.length / 2) < Math.abs(cut - name.length / 2))) cut = i;
+  return [name.slice(0, cut), name.slice(cut + 1)];
+}
+export function boxSize(name, g, shields = 0) {
+  const lines = nameLines(name, g);
+  const textW = Math.max(...lines.map((s) => s.length)) * g.name_char + shields * g.shield;
+  const r = (v) => Math.round(v * 10) / 10;
+  return { w: r(Math.max(g.min_width, textW + 2 * g.pad)), h: r(g.pad + lines.length * g.name_line + g.counter + g.pad), lines };
+}
 
 export class MapView {
   constructor(root, map, types) {
     this.root = root;
     this.map = map;
     this.types = types;
-    this.boxes = new Map(map.boxes.map((b) => [b.id, b]));
+    this.g = { ...DEFAULT_GEOMETRY, ...(map.viewport.box || {}) };
+    this.boxes = new Map(map.boxes.map((b) => [b.id, { ...b, ...boxSize(b.name, this.g, Object.keys(b.shields || {}).length) }]));
     this.W = map.viewport.width; this.H = map.viewport.height;
+    this.step = 0;
     this.vb = { x: 0, y: 0, w: this.W, h: this.H };
     this.counters = new Map();   // unit id -> <g>
+    this.piles = new Map();      // box id -> [{side, units, x, y}]
+    this.neigh = new Map();      // box id -> [box id] (for arrow keys)
+    for (const ln of map.lines) {
+      for (const [p, q] of [[ln.a, ln.b], [ln.b, ln.a]]) {
+        if (!this.neigh.has(p)) this.neigh.set(p, new Set());
+        this.neigh.get(p).add(q);
+      }
+    }
     this.animate = true;
+    this.onPick = null;          // (box id) => void: Enter on a focused box
     this.build();
     this.initZoom();
+    this.initKeys();
+    // until the player zooms or pans, the opening view follows the map's size (the prompt
+    // and the panels settle after the first paint)
+    this.opening = null;
+    new ResizeObserver(() => { if (this.opening) this.open(this.opening); else this.setViewBox(); }).observe(root);
   }
 
   build() {
@@ -35,26 +74,33 @@ export class MapView {
     r.append(svg("image", { href: "/static/map-background.svg", x: 0, y: 0, width: this.W, height: this.H,
                             class: "bg", "aria-hidden": "true" }));
     this.gLines = svg("g", { class: "lines", "aria-hidden": "true" });
-    this.gMarks = svg("g", { class: "marks", "aria-hidden": "true" });
     this.gBoxes = svg("g", { class: "boxes" });
+    this.gMarks = svg("g", { class: "marks", "aria-hidden": "true" });
     this.gUnits = svg("g", { class: "units" });
+    this.gBadges = svg("g", { class: "badges", "aria-hidden": "true" });
     this.gOver = svg("g", { class: "overlay", "aria-hidden": "true" });
-    r.append(this.gLines, this.gMarks, this.gBoxes, this.gUnits, this.gOver);
+    r.append(this.gLines, this.gBoxes, this.gMarks, this.gUnits, this.gBadges, this.gOver);
     this.drawLines();
     this.drawBoxes();
   }
 
   defs() {
     const d = svg("defs");
-    // shield for recruitment values
     d.append(svg("symbol", { id: "shield", viewBox: "0 0 10 12" },
       svg("path", { d: "M0.6 0.6h8.8v5.2c0 3-2.2 4.9-4.4 5.6C2.8 10.7 0.6 8.8 0.6 5.8z" })));
     const anchor = svg("symbol", { id: "anchor", viewBox: "0 0 12 12" });
-    anchor.append(svg("circle", { cx: 6, cy: 2, r: 1.3, fill: "none", "stroke-width": 1 }),
-      svg("path", { d: "M6 3.3V11M3.5 5h5M1.5 7.5c0.5 2.3 2.4 3.5 4.5 3.5s4-1.2 4.5-3.5", fill: "none", "stroke-width": 1.1,
+    anchor.append(svg("circle", { cx: 6, cy: 2, r: 1.3, fill: "none", "stroke-width": 1.1 }),
+      svg("path", { d: "M6 3.3V11M3.5 5h5M1.5 7.5c0.5 2.3 2.4 3.5 4.5 3.5s4-1.2 4.5-3.5", fill: "none", "stroke-width": 1.2,
                     "stroke-linecap": "round" }));
     d.append(anchor);
     return d;
+  }
+
+  // where the straight line from a box's centre towards (tx, ty) leaves its rectangle
+  edgePoint(b, tx, ty) {
+    const dx = tx - b.x, dy = ty - b.y;
+    const k = Math.min(Math.abs(dx) > 1e-6 ? (b.w / 2) / Math.abs(dx) : Infinity, Math.abs(dy) > 1e-6 ? (b.h / 2) / Math.abs(dy) : Infinity);
+    return { x: b.x + dx * k, y: b.y + dy * k, side: (b.w / 2) / Math.abs(dx || 1e-6) < (b.h / 2) / Math.abs(dy || 1e-6) ? (dx > 0 ? "e" : "w") : (dy > 0 ? "s" : "n") };
   }
 
   drawLines() {
@@ -65,14 +111,15 @@ export class MapView {
       pairs.get(k).push(ln);
     }
     const order = { river: 0, road: 1, rail: 2 };
-    const riverLabels = new Map();
     const rivers = svg("g", { class: "rivers" }), roads = svg("g", { class: "roads" }), rails = svg("g", { class: "rails" });
+    this.riverSides = [];
     for (const group of pairs.values()) {
       group.sort((p, q) => order[p.kind] - order[q.kind]);
       group.forEach((ln, i) => {
         const a = this.boxes.get(ln.a), b = this.boxes.get(ln.b);
+        if (!a || !b) return;
         const dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy) || 1;
-        const off = (i - (group.length - 1) / 2) * 3.2;
+        const off = (i - (group.length - 1) / 2) * 5;
         const nx = -dy / len * off, ny = dx / len * off;
         const x1 = a.x + nx, y1 = a.y + ny, x2 = b.x + nx, y2 = b.y + ny;
         const dPath = `M${x1.toFixed(1)} ${y1.toFixed(1)}L${x2.toFixed(1)} ${y2.toFixed(1)}`;
@@ -81,15 +128,14 @@ export class MapView {
           const g = svg("g", { class: "river" + (ln.river === "Potomac" ? " potomac" : "") });
           g.append(svg("title", {}, title));
           g.append(svg("path", { d: dPath, class: "river-bank" }), svg("path", { d: dPath, class: "river-water" }));
-          // downstream arrow at the middle
+          // downstream arrow halfway between the two box edges (the middle of what shows)
           const down = ln.downstream === ln.b ? 1 : -1;
-          const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
+          const pa = this.edgePoint(a, b.x, b.y), pb = this.edgePoint(b, a.x, a.y);
+          const mx = (pa.x + pb.x) / 2 + nx, my = (pa.y + pb.y) / 2 + ny;
           const ang = Math.atan2(dy * down, dx * down) * 180 / Math.PI;
-          g.append(svg("path", { d: "M-3.2 -2.6L1.8 0L-3.2 2.6z", class: "river-arrow",
+          g.append(svg("path", { d: "M-4 -3.2L2.4 0L-4 3.2z", class: "river-arrow",
                                  transform: `translate(${mx.toFixed(1)} ${my.toFixed(1)}) rotate(${ang.toFixed(1)})` }));
           rivers.append(g);
-          const prev = riverLabels.get(ln.river);
-          if (!prev || len > prev.len) riverLabels.set(ln.river, { len, x1, y1, x2, y2 });
         } else if (ln.kind === "rail") {
           const g = svg("g", { class: "rail" });
           g.append(svg("title", {}, title));
@@ -101,61 +147,75 @@ export class MapView {
           g.append(svg("path", { d: dPath, class: "road-edge" }), svg("path", { d: dPath, class: "road-top" }));
           roads.append(g);
         }
-        for (const sideBox of ln.river_side || []) this.riverSideMark(sideBox === ln.a ? [x1, y1, x2, y2] : [x2, y2, x1, y1]);
+        for (const sideBox of ln.river_side || []) {
+          const bx = this.boxes.get(sideBox), other = sideBox === ln.a ? b : a;
+          if (bx) this.riverSides.push([bx, this.edgePoint(bx, other.x, other.y).side]);
+        }
       });
     }
     this.gLines.append(rivers, roads, rails);
-    // river names along their longest stretch
-    for (const [name, s] of riverLabels) {
-      let { x1, y1, x2, y2 } = s;
-      if (x2 < x1) [x1, y1, x2, y2] = [x2, y2, x1, y1];
-      const ang = Math.atan2(y2 - y1, x2 - x1) * 180 / Math.PI;
-      const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
-      const t = svg("text", { class: "river-name" + (name === "Potomac" ? " potomac" : ""),
-        transform: `translate(${mx.toFixed(1)} ${my.toFixed(1)}) rotate(${ang.toFixed(1)}) translate(0 -3.6)` }, name === "Potomac" ? "Potomac R." : name);
-      this.gMarks.append(t);
-    }
-  }
-
-  riverSideMark([bx, by, ox, oy]) {
-    // a short wavy bank across the line, 10 units out from the box on that line
-    const dx = ox - bx, dy = oy - by, len = Math.hypot(dx, dy) || 1;
-    const ux = dx / len, uy = dy / len;
-    const cx = bx + ux * 9, cy = by + uy * 9;
-    const px = -uy, py = ux;
-    const p = (s, w) => `${(cx + px * s + ux * w).toFixed(2)} ${(cy + py * s + uy * w).toFixed(2)}`;
-    const d = `M${p(-4, 0)}Q${p(-2, 1.4)} ${p(0, 0)}T${p(4, 0)}`;
-    this.gMarks.append(svg("path", { d, class: "bank" }));
   }
 
   drawBoxes() {
-    for (const b of this.map.boxes) {
+    const g0 = this.g;
+    for (const b of this.boxes.values()) {
       const g = svg("g", { class: `box color-${b.color}`, "data-box": b.id, transform: `translate(${b.x} ${b.y})`,
-                           tabindex: -1, role: "button", "aria-label": b.name });
-      g.append(svg("title", {}, `${b.name}${b.state ? ", " + b.state : ""}`));
-      g.append(svg("circle", { r: 6.6, class: "hit" }));
-      g.append(svg("circle", { r: 6.2, class: "ring" }));
-      if (b.fort) g.append(svg("path", { class: "fort", d: starPath(5.6, 4.1, 8) }));
-      g.append(svg("circle", { r: 3.7, class: "ctl" }));
-      if (b.port) g.append(svg("use", { href: "#anchor", x: -10.2, y: -3.4, width: 5.2, height: 5.2, class: "anchor" }));
-      let sx = 3.4;
-      for (const side of ["union", "confederate"]) {
-        const v = (b.shields || {})[side];
-        if (!v) continue;
-        const s = svg("g", { class: `shield ${side}`, transform: `translate(${sx} -8.4)` });
-        s.append(svg("use", { href: "#shield", width: 5.4, height: 6.4 }), svg("text", { x: 2.7, y: 4.6 }, v));
+                           tabindex: -1, role: "button", "aria-label": boxLabel(b) });
+      const x0 = -b.w / 2, y0 = -b.h / 2;
+      g.append(svg("rect", { class: "frame", x: x0, y: y0, width: b.w, height: b.h, rx: 2.5 }));
+      if (b.fort) g.append(svg("rect", { class: "fort", x: x0 + 1.6, y: y0 + 1.6, width: b.w - 3.2, height: b.h - 3.2, rx: 1.5 }));
+      // the name sits between the shields: blue on the left, red on the right
+      const sh = b.shields || {};
+      const left = sh.union ? g0.shield : 0, right = sh.confederate ? g0.shield : 0;
+      const nx = (left - right) / 2;
+      const name = svg("text", { class: "name", y: y0 + g0.pad + g0.name_size * 0.86 });
+      const allowed = b.w - 2 * g0.pad - left - right;
+      b.lines.forEach((s, i) => {
+        // the layout reserved name_char per letter: a wider font is squeezed into that room
+        const room = Math.min(allowed, Math.max(s.length * g0.name_char, 1));
+        name.append(svg("tspan", { x: nx, dy: i ? g0.name_line : 0, "data-room": room.toFixed(1) }, s));
+      });
+      g.append(name);
+      for (const [side, v] of Object.entries(sh)) {
+        const sx = side === "union" ? x0 + g0.pad - 1 : -x0 - g0.pad + 1 - 8.4;
+        const s = svg("g", { class: `shield ${side}`, transform: `translate(${sx.toFixed(1)} ${(y0 + 1.2).toFixed(1)})`, "aria-hidden": "true" });
+        s.append(svg("use", { href: "#shield", width: 8.4, height: 10 }), svg("text", { x: 4.2, y: 7.3 }, v));
         g.append(s);
-        sx += 5.6;
       }
-      g.append(svg("text", { class: "name", y: 9.4 }, b.name));
+      const slot = svg("rect", { class: "slot", x: x0 + g0.pad - 0.5, y: y0 + g0.pad + b.lines.length * g0.name_line - 0.5,
+                                  width: b.w - 2 * g0.pad + 1, height: g0.counter + 1, rx: 1.5 });
+      g.insertBefore(slot, name);
       this.gBoxes.append(g);
+    }
+    // marks that sit on the box edge: port anchor (bottom left), river sides (a blue bar
+    // along the side a river line enters)
+    for (const [b, side] of this.riverSides) {
+      const x0 = b.x - b.w / 2, y0 = b.y - b.h / 2, x1 = b.x + b.w / 2, y1 = b.y + b.h / 2;
+      const seg = { n: [x0 + 3, y0, x1 - 3, y0], s: [x0 + 3, y1, x1 - 3, y1], w: [x0, y0 + 3, x0, y1 - 3], e: [x1, y0 + 3, x1, y1 - 3] }[side];
+      this.gMarks.append(svg("path", { class: "bank", d: `M${seg[0].toFixed(1)} ${seg[1].toFixed(1)}L${seg[2].toFixed(1)} ${seg[3].toFixed(1)}` }));
+    }
+    for (const b of this.boxes.values()) {
+      const x0 = b.x - b.w / 2, y0 = b.y - b.h / 2, x1 = b.x + b.w / 2, y1 = b.y + b.h / 2;
+      if (b.port) this.gMarks.append(svg("use", { href: "#anchor", x: (x0 - 3.5).toFixed(1), y: (y1 - 8.5).toFixed(1), width: 10, height: 10, class: "anchor" }));
+    }
+    this.fitNames();
+  }
+
+  // squeeze a name into the room the layout gave it (fonts differ between machines)
+  fitNames() {
+    for (const t of this.gBoxes.querySelectorAll(".name tspan")) {
+      const room = +t.dataset.room;
+      let w = 0;
+      try { w = t.getComputedTextLength(); } catch (e) { w = 0; }
+      if (w > room) { t.setAttribute("textLength", room); t.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+      else { t.removeAttribute("textLength"); t.removeAttribute("lengthAdjust"); }
     }
   }
 
   boxEl(id) { return this.gBoxes.querySelector(`[data-box="${CSS.escape(id)}"]`); }
 
   setControl(state) {
-    for (const b of this.map.boxes) {
+    for (const b of this.boxes.values()) {
       const ctl = (state.control || {})[b.id] || b.color;
       const g = this.boxEl(b.id);
       g.dataset.control = ctl;
@@ -163,10 +223,13 @@ export class MapView {
       g.classList.toggle("cav-only", (state.cav_only || []).includes(b.id));
       g.classList.toggle("active-box", state.active === b.id);
       g.classList.toggle("battle-box", !!(state.battle && state.battle.box === b.id));
+      g.setAttribute("aria-label", boxLabel(b, ctl));
     }
   }
 
-  // draw/refresh every counter; animate those that changed box
+  // Lay the counters of every box inside it: side by side while they fit, otherwise in
+  // piles (one per unit type where possible) with a count badge; in a contested box each
+  // side keeps its own half.
   setUnits(state) {
     const byBox = new Map();
     for (const u of state.units) {
@@ -176,47 +239,85 @@ export class MapView {
     }
     const seen = new Set();
     const qRank = { C: 0, V: 1, M: 2 };
+    const CW = this.g.counter, P = this.g.pad;
+    this.piles = new Map();
+    this.gBadges.replaceChildren();
     for (const [box, units] of byBox) {
       const b = this.boxes.get(box);
       const sides = ["union", "confederate"].map((s) => units.filter((u) => u.side === s)
         .sort((p, q) => (p.type[1] > q.type[1] ? -1 : p.type[1] < q.type[1] ? 1 : qRank[p.type[0]] - qRank[q.type[0]] || (p.id < q.id ? -1 : 1))));
       const both = sides[0].length && sides[1].length;
+      const rowY = b.y - b.h / 2 + P + b.lines.length * this.g.name_line;
+      const innerX = b.x - b.w / 2 + P, innerW = b.w - 2 * P;
+      const areas = both ? [[innerX, innerW / 2 - P / 2], [innerX + innerW / 2 + P / 2, innerW / 2 - P / 2]] : null;
+      const piles = [];
       sides.forEach((list, si) => {
         if (!list.length) return;
-        const n = list.length;
-        const step = n > 1 ? Math.min(CW + GAP, 34 / (n - 1)) : 0;
-        const width = CW + step * (n - 1);
-        // first side above the box; in a contested box the other side goes below the name
-        const y = both && si === 1 ? b.y + 11.5 : b.y - 8.6 - CW;
-        const x0 = b.x - width / 2;
-        list.forEach((u, i) => {
-          seen.add(u.id);
-          this.placeCounter(u, x0 + i * step, y);
-        });
+        const [ax, aw] = areas ? areas[si] : [innerX, innerW];
+        const fit = Math.max(1, Math.floor((aw + P) / (CW + P)));
+        let groups;
+        if (list.length <= fit) groups = list.map((u) => [u]);
+        else {
+          const byType = [];
+          for (const u of list) { const last = byType[byType.length - 1]; if (last && last[0].type === u.type) last.push(u); else byType.push([u]); }
+          const slots = Math.max(1, Math.floor((aw + P) / (CW + STACK_SHIFT * STACK_DEPTH + P)));
+          if (byType.length <= slots) groups = byType;
+          else { // more kinds than slots: split the sorted list evenly
+            groups = Array.from({ length: slots }, () => []);
+            list.forEach((u, i) => groups[Math.floor(i * slots / list.length)].push(u));
+          }
+        }
+        const pileW = (grp) => CW + STACK_SHIFT * Math.min(grp.length - 1, STACK_DEPTH);
+        const total = groups.reduce((s, grp) => s + pileW(grp), 0) + P * (groups.length - 1);
+        let x = ax + Math.max(0, (aw - total) / 2);
+        for (const grp of groups) {
+          const depth = Math.min(grp.length - 1, STACK_DEPTH);
+          // the top counter sits lowest-right; those under it peek out above and to the left
+          grp.forEach((u, i) => {
+            const k = Math.min(grp.length - 1 - i, depth);
+            seen.add(u.id);
+            this.placeCounter(u, x + depth * STACK_SHIFT - k * STACK_SHIFT, rowY + depth * STACK_SHIFT * 0.5 - k * STACK_SHIFT * 0.5, grp.length - 1 - i);
+            this.counters.get(u.id).dataset.top = grp[grp.length - 1].id;
+          });
+          const top = grp[0];
+          piles.push({ side: top.side, units: grp.map((u) => u.id), x, y: rowY });
+          if (grp.length > 1) {
+            const bx = x + depth * STACK_SHIFT + CW - 3.6, by = rowY + depth * STACK_SHIFT * 0.5 + 3.6;
+            this.gBadges.append(svg("g", { class: `count-badge ${top.side}`, "data-pile": box },
+              svg("circle", { cx: bx.toFixed(1), cy: by.toFixed(1), r: 4.4 }), svg("text", { x: bx.toFixed(1), y: (by + 2.3).toFixed(1) }, grp.length)));
+          }
+          x += pileW(grp) + P;
+        }
       });
+      if (both) {
+        const mx = innerX + innerW / 2;
+        this.gBadges.append(svg("path", { class: "front", d: `M${mx.toFixed(1)} ${(rowY - 1).toFixed(1)}V${(rowY + CW + 1).toFixed(1)}` }));
+      }
+      this.piles.set(box, piles);
     }
     for (const [id, g] of this.counters) {
       if (!seen.has(id)) { g.remove(); this.counters.delete(id); }
     }
-    // keep DOM order = paint order (later on top) per box row
-    const ordered = [...this.counters.values()].sort((p, q) => (+p.dataset.y - +q.dataset.y) || (+p.dataset.x - +q.dataset.x));
+    // paint order: the top of each pile last
+    const ordered = [...this.counters.values()].sort((p, q) => (+q.dataset.depth - +p.dataset.depth) || (+p.dataset.y - +q.dataset.y) || (+p.dataset.x - +q.dataset.x));
     for (const g of ordered) this.gUnits.append(g);
   }
 
-  placeCounter(u, x, y) {
+  placeCounter(u, x, y, depth) {
     let g = this.counters.get(u.id);
     const t = this.types[u.type] || {};
     const key = [u.type, u.side, !!u.red, !!u.ent].join();
     if (!g || g.dataset.key !== key) {
       const old = g;
-      g = counter(u, t);
+      g = counter(u, t, this.g.counter);
       g.dataset.key = key;
       if (old) { g.style.transform = old.style.transform; old.replaceWith(g); }
       else { g.style.transform = `translate(${x}px, ${y}px)`; this.gUnits.append(g); }
       this.counters.set(u.id, g);
     }
     const prev = g.dataset.loc;
-    g.dataset.loc = u.loc; g.dataset.x = x; g.dataset.y = y;
+    g.dataset.loc = u.loc; g.dataset.x = x; g.dataset.y = y; g.dataset.depth = depth;
+    g.classList.toggle("under", depth > 0);
     const moved = prev && prev !== u.loc;
     g.classList.toggle("moving", !!(moved && this.animate));
     if (moved && this.animate) {
@@ -225,11 +326,20 @@ export class MapView {
     g.style.transform = `translate(${x}px, ${y}px)`;
   }
 
+  unitsIn(boxId) { return (this.piles.get(boxId) || []).flatMap((p) => p.units); }
+
   highlight(boxIds, unitIds, selected) {
     for (const g of this.gBoxes.children) g.classList.toggle("legal", boxIds.has(g.dataset.box));
     for (const [id, g] of this.counters) {
       g.classList.toggle("legal", unitIds.has(id));
       g.classList.toggle("selected", id === selected);
+    }
+    // a pile whose hidden counters have something to do shows it on its top counter
+    for (const piles of this.piles.values()) {
+      for (const p of piles) {
+        const top = this.counters.get(p.units[p.units.length - 1]);
+        if (top) top.classList.toggle("pile-legal", p.units.slice(0, -1).some((id) => unitIds.has(id) || id === selected));
+      }
     }
   }
 
@@ -249,39 +359,71 @@ export class MapView {
   }
 
   // ------------------------------------------------------------------ zoom and pan
+  // Screen pixels per board unit at zoom step 0 (the whole board).
+  fitScale() {
+    const w = this.root.clientWidth || 1, h = this.root.clientHeight || 1;
+    return Math.min(w / this.W, h / this.H);
+  }
+  scale() { return this.fitScale() * ZOOM_STEP ** this.step; }
+  // the least zoom step at which names and counters are readable on this screen
+  readableStep() {
+    const need = Math.max(READABLE.name / this.g.name_size, READABLE.counter / this.g.counter);
+    const s = Math.ceil(Math.log(need / this.fitScale()) / Math.log(ZOOM_STEP) - 1e-9);
+    return Math.min(MAX_STEPS, Math.max(0, s));
+  }
+
   setViewBox() {
+    // the view box has the element's own shape, so a board unit is the same size both ways
+    const cw = this.root.clientWidth || this.W, ch = this.root.clientHeight || this.H;
+    const s = this.scale();
     const v = this.vb;
+    const cx = v.x + v.w / 2, cy = v.y + v.h / 2;
+    v.w = cw / s; v.h = ch / s;
+    v.x = cx - v.w / 2; v.y = cy - v.h / 2;
+    this.clampVb();
     this.root.setAttribute("viewBox", `${v.x.toFixed(1)} ${v.y.toFixed(1)} ${v.w.toFixed(1)} ${v.h.toFixed(1)}`);
-    this.root.classList.toggle("zoomed", v.w < this.W * 0.55);
+    this.root.dataset.step = this.step;
+    this.root.classList.toggle("zoomed", this.step > 0);
   }
 
   clampVb() {
     const v = this.vb;
-    v.w = Math.min(Math.max(v.w, 90), this.W * 1.05);
-    v.h = v.w * this.H / this.W;
-    v.x = Math.min(Math.max(v.x, -v.w * 0.3), this.W - v.w * 0.7);
-    v.y = Math.min(Math.max(v.y, -v.h * 0.3), this.H - v.h * 0.7);
+    // keep the board in view: centred where it is smaller than the view, edge to edge otherwise
+    v.x = v.w >= this.W ? (this.W - v.w) / 2 : Math.min(Math.max(v.x, 0), this.W - v.w);
+    v.y = v.h >= this.H ? (this.H - v.h) / 2 : Math.min(Math.max(v.y, 0), this.H - v.h);
   }
 
-  zoomAt(factor, cx, cy) {
+  setStep(step, cx, cy) {
+    this.opening = null;
+    step = Math.min(MAX_STEPS, Math.max(0, Math.round(step)));
     const v = this.vb;
-    const nw = v.w * factor;
-    v.x = cx - (cx - v.x) * (nw / v.w);
-    v.y = cy - (cy - v.y) * (nw / v.w);
-    v.w = nw;
-    this.clampVb();
+    if (cx === undefined) { cx = v.x + v.w / 2; cy = v.y + v.h / 2; }
+    const k = ZOOM_STEP ** (this.step - step);   // keep (cx, cy) where it is on the screen
+    const nx = cx - (cx - v.x) * k, ny = cy - (cy - v.y) * k;
+    this.step = step;
+    v.w *= k; v.h *= k; v.x = nx; v.y = ny;
     this.setViewBox();
   }
+  zoomBy(factor) { this.setStep(this.step + (factor < 1 ? 1 : -1)); }
+  fit() { this.opening = null; this.step = 0; this.vb = { x: 0, y: 0, w: this.W, h: this.H }; this.setViewBox(); }
+  centreOn(x, y) { const v = this.vb; v.x = x - v.w / 2; v.y = y - v.h / 2; this.setViewBox(); }
 
-  zoomBy(factor) { this.zoomAt(factor, this.vb.x + this.vb.w / 2, this.vb.y + this.vb.h / 2); }
-  fit() { this.vb = { x: 0, y: 0, w: this.W, h: this.H }; this.setViewBox(); }
-  focus(ids, width = 260) {
-    const pts = ids.map((i) => this.boxes.get(i)).filter(Boolean);
-    if (!pts.length) return;
-    const cx = pts.reduce((s, b) => s + b.x, 0) / pts.length, cy = pts.reduce((s, b) => s + b.y, 0) / pts.length;
-    this.vb.w = width; this.vb.h = width * this.H / this.W;
-    this.vb.x = cx - this.vb.w / 2; this.vb.y = cy - this.vb.h / 2;
-    this.clampVb(); this.setViewBox();
+  // Bring boxes into view: centre on them if any is off screen (or always, with force).
+  reveal(ids, force) {
+    const bs = ids.map((i) => this.boxes.get(i)).filter(Boolean);
+    if (!bs.length) return;
+    const v = this.vb, m = 4;
+    const out = bs.some((b) => b.x - b.w / 2 < v.x + m || b.x + b.w / 2 > v.x + v.w - m || b.y - b.h / 2 < v.y + m || b.y + b.h / 2 > v.y + v.h - m);
+    if (!out && !force) return;
+    this.centreOn(bs.reduce((s, b) => s + b.x, 0) / bs.length, bs.reduce((s, b) => s + b.y, 0) / bs.length);
+  }
+  // The opening view: the whole board where it is readable, otherwise the readable step
+  // centred on the boxes that matter now.
+  open(ids) {
+    this.fit();
+    const step = this.readableStep();
+    if (step > 0) { this.setStep(step); this.reveal(ids.length ? ids : [...this.boxes.keys()].slice(0, 1), true); }
+    this.opening = ids;
   }
 
   toMap(clientX, clientY) {
@@ -291,84 +433,155 @@ export class MapView {
     return { x: p.x, y: p.y };
   }
 
+  // Boxes whose rectangle lies within `slop` screen pixels of a point (a finger is wide).
+  boxesNear(clientX, clientY, slop) {
+    const p = this.toMap(clientX, clientY), r = slop / this.scale();
+    const out = [];
+    for (const b of this.boxes.values()) {
+      const dx = Math.max(0, Math.abs(p.x - b.x) - b.w / 2), dy = Math.max(0, Math.abs(p.y - b.y) - b.h / 2);
+      const d = Math.hypot(dx, dy);
+      if (d <= r) out.push({ id: b.id, d });
+    }
+    return out.sort((a, b) => a.d - b.d).map((o) => o.id);
+  }
+
   initZoom() {
     const r = this.root;
+    let wheelAcc = 0, wheelT = 0;
     r.addEventListener("wheel", (ev) => {
       ev.preventDefault();
+      // one step per notch; a touchpad's small deltas add up to a step
+      wheelAcc += ev.deltaMode === 1 ? ev.deltaY * 33 : ev.deltaY;
+      if (Math.abs(wheelAcc) < 60 && performance.now() - wheelT < 400) return;
       const p = this.toMap(ev.clientX, ev.clientY);
-      this.zoomAt(Math.exp(ev.deltaY * (ev.deltaMode === 1 ? 0.05 : 0.0018)), p.x, p.y);
+      this.setStep(this.step + (wheelAcc < 0 ? 1 : -1), p.x, p.y);
+      wheelAcc = 0; wheelT = performance.now();
     }, { passive: false });
     const pointers = new Map();
-    let drag = null;
+    let drag = null, pinch = null;
     this.suppressClick = false;
+    this.lastPointer = "mouse";
     r.addEventListener("pointerdown", (ev) => {
+      this.lastPointer = ev.pointerType;
+      this.lastDown = { x: ev.clientX, y: ev.clientY };
       pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
       if (pointers.size === 1) drag = { x: ev.clientX, y: ev.clientY, vb: { ...this.vb }, moved: false, id: ev.pointerId };
-      else drag = null;
+      else {
+        drag = null;
+        const [a, b] = [...pointers.values()];
+        pinch = { d0: Math.hypot(a.x - b.x, a.y - b.y), step0: this.step };
+      }
     });
     r.addEventListener("pointermove", (ev) => {
       if (!pointers.has(ev.pointerId)) return;
-      const prev = pointers.get(ev.pointerId);
       pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
-      if (pointers.size === 2) {            // pinch
+      if (pointers.size === 2 && pinch) {   // pinch: whole steps as the fingers part
         const [a, b] = [...pointers.values()];
-        const before = [...pointers.entries()].map(([id, p]) => (id === ev.pointerId ? prev : p));
-        const d0 = Math.hypot(before[0].x - before[1].x, before[0].y - before[1].y);
         const d1 = Math.hypot(a.x - b.x, a.y - b.y);
-        if (d0 > 0 && d1 > 0) {
-          const c = this.toMap((a.x + b.x) / 2, (a.y + b.y) / 2);
-          this.zoomAt(d0 / d1, c.x, c.y);
-        }
+        const want = pinch.step0 + Math.round(Math.log(d1 / Math.max(pinch.d0, 1)) / Math.log(ZOOM_STEP));
+        if (want !== this.step) { const c = this.toMap((a.x + b.x) / 2, (a.y + b.y) / 2); this.setStep(want, c.x, c.y); }
         this.suppressClick = true;
         return;
       }
       if (!drag) return;
       const dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
-      if (!drag.moved && Math.hypot(dx, dy) < 5) return;
-      if (!drag.moved) { drag.moved = true; r.setPointerCapture(ev.pointerId); r.classList.add("panning"); }
-      const scale = this.vb.w / r.clientWidth;
-      const k = Math.max(scale, this.vb.h / r.clientHeight);
+      if (!drag.moved && Math.hypot(dx, dy) < 6) return;
+      if (!drag.moved) { drag.moved = true; this.opening = null; r.setPointerCapture(ev.pointerId); r.classList.add("panning"); }
+      const k = 1 / this.scale();
       this.vb.x = drag.vb.x - dx * k;
       this.vb.y = drag.vb.y - dy * k;
-      this.clampVb();
       this.setViewBox();
     });
     const up = (ev) => {
       pointers.delete(ev.pointerId);
       if (drag && drag.moved) { this.suppressClick = true; setTimeout(() => { this.suppressClick = false; }, 0); }
       r.classList.remove("panning");
+      if (pointers.size < 2) pinch = null;
       if (!pointers.size) { drag = null; setTimeout(() => { this.suppressClick = false; }, 0); }
     };
     r.addEventListener("pointerup", up);
     r.addEventListener("pointercancel", up);
   }
-}
 
-function starPath(r1, r2, n) {
-  const pts = [];
-  for (let i = 0; i < n * 2; i++) {
-    const r = i % 2 ? r2 : r1, a = Math.PI * i / n - Math.PI / 2;
-    pts.push(`${(r * Math.cos(a)).toFixed(2)} ${(r * Math.sin(a)).toFixed(2)}`);
+  // ------------------------------------------------------------------ keyboard
+  // One box at a time is the map's tab stop; arrow keys go to the connected box that lies
+  // most nearly in that direction, Enter picks it.
+  initKeys() {
+    const first = this.boxes.get("washington") || this.boxes.values().next().value;
+    this.current = first ? first.id : null;
+    if (first) this.boxEl(first.id).setAttribute("tabindex", "0");
+    this.root.removeAttribute("tabindex");
+    this.gBoxes.addEventListener("keydown", (ev) => {
+      const g = ev.target.closest("[data-box]");
+      if (!g) return;
+      const dir = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[ev.key];
+      if (dir) {
+        ev.preventDefault();
+        const next = this.neighbourToward(g.dataset.box, dir);
+        if (next) this.focusBox(next);
+      } else if (ev.key === "Enter" || ev.key === " ") {
+        ev.preventDefault();
+        if (this.onPick) this.onPick(g.dataset.box);
+      }
+    });
+    this.gBoxes.addEventListener("focusin", (ev) => {
+      const g = ev.target.closest("[data-box]");
+      if (g) { this.current = g.dataset.box; this.reveal([g.dataset.box]); }
+    });
   }
-  return "M" + pts.join("L") + "z";
+
+  neighbourToward(id, [ux, uy]) {
+    const b = this.boxes.get(id);
+    let best = null, bestScore = -Infinity;
+    for (const n of this.neigh.get(id) || []) {
+      const o = this.boxes.get(n);
+      if (!o) continue;
+      const dx = o.x - b.x, dy = o.y - b.y, len = Math.hypot(dx, dy) || 1;
+      const cos = (dx * ux + dy * uy) / len;
+      if (cos < 0.2) continue;   // not that way at all
+      const score = cos - len / 2000;
+      if (score > bestScore) { bestScore = score; best = n; }
+    }
+    return best;
+  }
+
+  focusBox(id) {
+    const g = this.boxEl(id);
+    if (!g) return;
+    for (const x of this.gBoxes.querySelectorAll("[tabindex='0']")) x.setAttribute("tabindex", "-1");
+    g.setAttribute("tabindex", "0");
+    this.current = id;
+    g.focus();
+  }
 }
 
-// One counter: NATO-style symbol (X infantry, / cavalry), quality letter, reduced and entrenched marks.
-export function counter(u, t) {
+function boxLabel(b, ctl) {
+  const bits = [b.name];
+  if (ctl && ctl !== b.color) bits.push(`held by the ${SIDE_NAME[ctl] || ctl}`);
+  else bits.push(b.color === "neutral" ? "neutral" : SIDE_NAME[b.color]);
+  for (const [side, v] of Object.entries(b.shields || {})) bits.push(`${SIDE_NAME[side]} shield ${v}`);
+  if (b.port) bits.push("port");
+  if (b.fort) bits.push("permanent entrenchment");
+  return bits.join(", ");
+}
+
+// One counter: NATO-style symbol (X infantry, / cavalry), quality letters, reduced and entrenched marks.
+export function counter(u, t, CW = 18) {
   const q = (t.quality || "militia")[0].toUpperCase();
   const g = svg("g", { class: `counter ${u.side} q-${t.quality || "militia"}${u.red ? " reduced" : ""}${u.ent ? " entrenched" : ""}`,
                        "data-unit": u.id, role: "button", tabindex: -1,
                        "aria-label": unitName(u, t) });
   g.append(svg("title", {}, unitName(u, t) + (u.red ? ", reduced" : "") + (u.ent ? ", entrenched" : "")));
-  if (u.ent) g.append(svg("path", { class: "dig", d: `M-1 ${CW + 0.6}Q${CW / 2} ${CW + 3.6} ${CW + 1} ${CW + 0.6}` }));
-  g.append(svg("rect", { class: "face", width: CW, height: CW, rx: 1.2 }));
-  if (u.red) g.append(svg("path", { class: "red-mark", d: `M${CW} ${CW - 4.4}V${CW}H${CW - 4.4}z` }));
-  // NATO frame
-  g.append(svg("rect", { class: "sym", x: 2, y: 1.8, width: CW - 4, height: 4.4 }));
-  const sym = t.kind === "cav" ? `M2 6.2L${CW - 2} 1.8` : `M2 1.8L${CW - 2} 6.2M2 6.2L${CW - 2} 1.8`;
-  g.append(svg("path", { class: "sym", d: sym }));
-  g.append(svg("text", { class: "q", x: CW / 2, y: CW - 1.2 }, q + (t.kind === "cav" ? "C" : "I")));
-  if (q === "C") g.append(svg("path", { class: "star", d: "M1.6 0.9l0.35 0.75 0.8 0.1-0.6 0.55 0.15 0.8-0.7-0.4-0.7 0.4 0.15-0.8-0.6-0.55 0.8-0.1z", transform: "translate(-0.6 -0.2)" }));
+  const k = CW / 11;   // the symbol is drawn on an 11-unit counter and scaled
+  const inner = svg("g", { transform: `scale(${k.toFixed(3)})` });
+  inner.append(svg("rect", { class: "face", width: 11, height: 11, rx: 1.2 }));
+  if (u.red) inner.append(svg("path", { class: "red-mark", d: "M11 6.6V11H6.6z" }));
+  if (u.ent) inner.append(svg("path", { class: "dig", d: "M1 10.2Q5.5 7.8 10 10.2" }));
+  inner.append(svg("rect", { class: "sym", x: 2, y: 1.8, width: 7, height: 4.4 }));
+  inner.append(svg("path", { class: "sym", d: t.kind === "cav" ? "M2 6.2L9 1.8" : "M2 1.8L9 6.2M2 6.2L9 1.8" }));
+  inner.append(svg("text", { class: "q", x: 5.5, y: 9.9 }, q + (t.kind === "cav" ? "C" : "I")));
+  if (q === "C") inner.append(svg("path", { class: "star", d: "M1.6 0.9l0.35 0.75 0.8 0.1-0.6 0.55 0.15 0.8-0.7-0.4-0.7 0.4 0.15-0.8-0.6-0.55 0.8-0.1z", transform: "translate(-0.6 -0.2)" }));
+  g.append(inner);
   return g;
 }
 

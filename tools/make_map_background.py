@@ -1,4 +1,4 @@
-"""Make static/map-background.svg: coastline, land and state lines in the board's projection.
+"""Make static/map-background.svg: coastline, land and state lines, laid out like the board.
 
 Source: the `us-atlas` package from the npm registry (TopoJSON made from the US Census
 Bureau's cartographic boundary files, public domain; the package's code is ISC). Fetch it
@@ -8,8 +8,10 @@ once outside the repository, then run this script:
     python tools/make_map_background.py /tmp/atlas/node_modules/us-atlas/states-10m.json
 
 The TopoJSON arcs are decoded here (quantised, delta-encoded) and every point goes through
-rules_engine.map.project(), the same projection that places the boxes, so the boxes sit
-on their towns. Rivers are not taken from the geodata: the game draws its own river lines.
+rules_engine.map.project() and then rules_engine.board_layout.warp_xy(), the projection and
+the warp that place the boxes, so the boxes sit on their towns however much the warp
+magnifies their theatre. Rivers are not taken from the geodata: the game draws its own
+river lines. Run it again whenever board_layout's data file changes.
 """
 from __future__ import annotations
 
@@ -22,7 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rules_engine.map import VIEWPORT_HEIGHT, VIEWPORT_WIDTH, project  # noqa: E402
+from rules_engine import board_layout  # noqa: E402
+from rules_engine.map import load_map, project  # noqa: E402
+
+VIEWPORT_WIDTH, VIEWPORT_HEIGHT = board_layout.frame()
 
 PAD = 40.0           # keep geometry this far outside the viewport (it is clipped by the viewBox)
 TOLERANCE = 0.45     # Douglas-Peucker tolerance in viewport units (about half a pixel at 1x)
@@ -74,7 +79,7 @@ def polygons(geom: dict) -> list[list[list[int]]]:
 
 
 def proj(pts):
-    return [project(lat, lon) for lon, lat in pts]
+    return [board_layout.warp_xy(*project(lat, lon)) for lon, lat in pts]
 
 
 def clamp(pts):
@@ -151,6 +156,38 @@ def open_segments(pts):
     return [clamp(r) for r in runs if len(r) > 1]
 
 
+def label_spot(rings_pts, boxes):
+    """Where a state's name goes: a point inside the state, as far from the boxes as can be
+    (they would hide it), and not far from the state's centroid."""
+    best = max(rings_pts, key=lambda r: abs(_area(r)))
+    cx, cy = centroid(rings_pts)
+    xs, ys = [p[0] for p in best], [p[1] for p in best]
+    spot, score = (cx, cy), -1e9
+    step = 8.0
+    y = min(ys)
+    while y <= max(ys):
+        x = min(xs)
+        while x <= max(xs):
+            if 40 < x < VIEWPORT_WIDTH - 40 and 12 < y < VIEWPORT_HEIGHT - 8 and _inside((x, y), best):
+                # a name is about 90 x 12 units: measure the room round its middle line
+                clear = min((max(abs(x - bx) - bw / 2 - 45, abs(y - by) - bh / 2 - 6) for bx, by, bw, bh in boxes), default=99)
+                sc = min(clear, 12) - 0.02 * math.hypot(x - cx, y - cy)
+                if sc > score:
+                    spot, score = (x, y), sc
+            x += step
+        y += step
+    return spot
+
+
+def _inside(p, ring) -> bool:
+    x, y = p
+    odd = False
+    for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1]):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            odd = not odd
+    return odd
+
+
 def centroid(rings_pts):
     """Area-weighted centroid of the largest ring (projected)."""
     best = max(rings_pts, key=lambda r: abs(_area(r)))
@@ -198,6 +235,10 @@ def build(states_path: Path) -> str:
 
     land = []
     labels = []
+    boxes = []
+    for b in load_map().boxes.values():
+        bx, by = board_layout.warp(b.lat, b.lon)
+        boxes.append((bx, by, *board_layout.box_size(b.name)))
     for g in geoms:
         name = (g.get("properties") or {}).get("name", "")
         rings_all = []
@@ -211,22 +252,17 @@ def build(states_path: Path) -> str:
                 if len(pts) >= 3:
                     land.append(path_d(pts, close=True))
         if rings_all and name in LABELS:
-            cx, cy = centroid(rings_all)
+            cx, cy = label_spot(rings_all, boxes)
             if 20 < cx < VIEWPORT_WIDTH - 20 and 15 < cy < VIEWPORT_HEIGHT - 10:
                 labels.append((LABELS[name], cx, cy))
 
     w, h = fmt(VIEWPORT_WIDTH), fmt(VIEWPORT_HEIGHT)
-    # hand-placed nudges where a centroid falls on crowded boxes
-    nudge = {"VIRGINIA": (-10, 12), "MD.": (4, -14), "KENTUCKY": (10, 6), "TENNESSEE": (0, 14),
-             "W. VA.": (-6, 8), "NEW YORK": (0, 30), "N.J.": (8, 0), "DEL.": (8, 8)}
-    text = []
-    for name, x, y in labels:
-        dx, dy = nudge.get(name, (0, 0))
-        text.append(f'<text x="{fmt(x + dx)}" y="{fmt(y + dy)}">{name}</text>')
+    text = [f'<text x="{fmt(x)}" y="{fmt(y + 4)}">{name}</text>' for name, x, y in labels]
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}">\n'
         "<!-- Generated by tools/make_map_background.py from us-atlas (US Census cartographic boundary"
-        " files, public domain), projected with rules_engine.map.project. Do not edit by hand. -->\n"
+        " files, public domain), projected with rules_engine.map.project and laid out with"
+        " rules_engine.board_layout.warp_xy. Do not edit by hand. -->\n"
         f'<rect width="{w}" height="{h}" fill="#c9dbe3"/>\n'
         f'<path fill="none" stroke="#e3eef2" stroke-width="7" stroke-linejoin="round" d="{coast}"/>\n'
         f'<path fill="none" stroke="#d6e6ec" stroke-width="3.5" stroke-linejoin="round" d="{coast}"/>\n'
@@ -234,7 +270,7 @@ def build(states_path: Path) -> str:
         f'<path fill="none" stroke="#b7a27f" stroke-width="0.8" stroke-dasharray="3 1.6 0.8 1.6" '
         f'stroke-linejoin="round" d="{state_lines}"/>\n'
         f'<path fill="none" stroke="#6f8e9c" stroke-width="0.7" stroke-linejoin="round" d="{coast}"/>\n'
-        '<g fill="#a8936e" fill-opacity="0.55" font-family="Georgia, serif" font-size="11" '
+        '<g fill="#6f5b3a" font-family="Georgia, serif" font-size="11" '
         'letter-spacing="3" text-anchor="middle">' + "".join(text) + "</g>\n"
         "</svg>\n")
 

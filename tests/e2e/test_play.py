@@ -11,7 +11,7 @@ import pytest
 
 import rules_engine
 
-VIEW = {"width": 1440, "height": 900}
+VIEW = {"width": 1366, "height": 900}
 PASSWORD = "correct horse battery"
 
 
@@ -44,8 +44,15 @@ def data(page, key):
 
 
 def click_map(page, locator):
-    """Click a box or counter; where boxes crowd together, zoom in with the wheel first
-    (as a player would), click, and go back to the whole map."""
+    """Click a box or counter; a counter under the top of a pile is reached by opening the
+    pile (a click on it) and picking it from the list that opens, as a player would; where
+    boxes crowd together, zoom in with the wheel first, click, and go back to the whole map."""
+    unit = locator.get_attribute("data-unit") if locator.count() and locator.evaluate("e => e.matches('[data-unit]')") else None
+    if unit and page.locator(f"#map [data-unit='{unit}'].under").count():
+        top = page.locator(f"#map [data-unit='{unit}']").get_attribute("data-top")
+        page.locator(f"#map [data-unit='{top}']").click()
+        page.locator(f"#stack-pop [data-unit-btn='{unit}']").click()
+        return
     try:
         locator.click(timeout=1500)
         return
@@ -94,7 +101,7 @@ def play_generic(t: Turn, artifacts, shots):
     """One decision for whoever acts on t.page, chosen among the highlighted ones."""
     p = t.page
     phase, step = data(p, "phase"), data(p, "step")
-    legal_boxes = p.locator("#map .box.legal .ctl")
+    legal_boxes = p.locator("#map .box.legal .name")
     legal_units = p.locator("#map .counter.legal")
     if phase == "marches_roll":
         return t.step("roll marches", button(p, "Roll for marches"))
@@ -102,7 +109,7 @@ def play_generic(t: Turn, artifacts, shots):
         if p.locator("#map .box.active-box").count():
             if legal_units.count() and "moved" not in t.log[-1:][0:1] and not t.log or t.log[-1] == "activate":
                 click_map(p, legal_units.first)
-                dest = p.locator("#map .box.legal .ctl").first
+                dest = p.locator("#map .box.legal .name").first
                 before = seq(p)
                 click_map(p, dest)
                 if p.locator("#actions .choice").count():
@@ -194,17 +201,17 @@ def test_first_game_turn_through_the_ui(server, browser, artifacts):
     spect.wait_for_function("!document.getElementById('watchers').textContent.startsWith('0')")
 
     # every box and unit on the map can be found by id
-    assert spect.locator("#map [data-box]").count() == 129
+    assert spect.locator("#map [data-box]").count() == len(rules_engine.load_map().boxes)
     assert spect.locator("#map [data-unit='U-MI-01']").count() == 1
 
     # an illegal click is explained by the server's reason
-    union.locator("#map [data-box='richmond'] .ctl").click()
+    union.locator("#map [data-box='richmond'] .name").click()
     union.wait_for_selector("#notice:not([hidden])")
     assert "illegal action" in union.locator("#notice").text_content()
 
     # Union: activate Washington, undo it (key), activate again, attack Manassas Junction
     t = Turn(union, spect, [])
-    t.step("activate", union.locator("#map [data-box='washington'] .ctl"))
+    t.step("activate", union.locator("#map [data-box='washington'] .name"))
     assert union.locator("#map [data-box='washington'].active-box").count() == 1
     union.wait_for_function("!document.getElementById('undo').disabled")
     before = seq(union)
@@ -213,10 +220,10 @@ def test_first_game_turn_through_the_ui(server, browser, artifacts):
     union.wait_for_function("document.querySelectorAll('#map .box.active-box').length === 0")
     assert union.locator("#log .ev.undone").count() >= 1
     ready(union)
-    t.step("activate", union.locator("#map [data-box='washington'] .ctl"))
+    t.step("activate", union.locator("#map [data-box='washington'] .name"))
     union.locator("#map [data-unit='U-MI-01']").click()
     assert union.locator("#map [data-box='manassas_junction'].legal").count() == 1
-    union.locator("#map [data-box='manassas_junction'] .ctl").click()
+    union.locator("#map [data-box='manassas_junction'] .name").click()
     if union.locator("#actions .choice").count():
         t.step("move", union.locator("#actions .choice").first)
     else:
@@ -256,7 +263,7 @@ def test_first_game_turn_through_the_ui(server, browser, artifacts):
     spect.get_by_role("tab", name="Log").click()
     log_text = spect.locator("#log").inner_text()
 
-    assert "Battle at Manassas Jct." in log_text
+    assert "Battle at Manassas Junction" in log_text
     assert spect.locator("#log .turn-head").count() >= 3         # Union and Confederate turn 1, turn 2
     assert "recruited at" in log_text
     assert ("promoted to" in log_text) or ("promotes nobody" in log_text)
@@ -267,7 +274,7 @@ def test_first_game_turn_through_the_ui(server, browser, artifacts):
 
     # clicking a log line highlights the boxes involved
     spect.get_by_role("tab", name="Log").click()
-    line = spect.locator("#log li.linked", has_text="Battle at Manassas Jct.").first
+    line = spect.locator("#log li.linked", has_text="Battle at Manassas Junction").first
     line.click()
     assert spect.locator("#map [data-box='manassas_junction'].flash").count() == 1
 
