@@ -43,7 +43,7 @@ class ServerProc:
     def ws_base(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30) -> "ServerProc":
+    def start(self, timeout: float = 120) -> "ServerProc":
         env = dict(os.environ)
         env.update({"DATABASE_URL": self.database_url, "SECRET_KEY": "test-secret-key",
                     "PUBLIC_URL": self.base, "LOG_LEVEL": "warning",
@@ -60,7 +60,8 @@ class ServerProc:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited early:\n{self.log()}")
             try:
-                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
+                # ready, not just up: on Postgres the event listener must be listening
+                if httpx.get(self.base + "/api/ready", timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass

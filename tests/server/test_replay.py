@@ -9,11 +9,12 @@ import time
 import httpx
 import pytest
 
-from app.auth import Accounts
-from app.db import Database
-from app.games import GameService
-from app.migrate import upgrade
-from app.replay import build_bundle, stored_events
+from app.accounts.auth import Accounts
+from app.store.db import Database
+from app.games.service import GameService
+from app.store.migrate import upgrade
+from app.admin.replay import build_bundle
+from app.store.events import stored_events
 
 from .helpers import Player, new_match, play_random
 from .replay_helpers import make_admin, resign
