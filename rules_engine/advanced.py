@@ -185,15 +185,36 @@ class AdvancedRules:
 
     def _breakout_legal(self) -> list[dict[str, Any]]:
         """A4.0: contained Union units must beat the garrison before they move; the
-        battle comes in the Movement Segment and costs a March."""
-        if self.side != "union" or not self.contained or self.marches < 1:
-            return []
+        battle costs a March."""
         return [{"type": "breakout", "box": b} for b in self.contained
-                if any(u.m < 2 for u in self._side_units(b, "union"))]
+                if self._breakout_refusal(b) is None]
+
+    def _breakout_refusal(self, box: Any) -> str | None:
+        """Why no break-out battle may be fought in ``box`` now; None if it may."""
+        if self.side != "union" or box not in self.contained:
+            return ("Only Union units contained in a port break out, in the Union "
+                    "Movement Segment (A4.0).")
+        if self.marches < 1:
+            return "The break-out battle consumes a March, and you have none left (A4.0)."
+        if self.rules_since(2) and self.march_spent:
+            return ("The break-out battle occurs at the beginning of the Movement Segment, "
+                    "before any other March (A4.0).")
+        if not any(u.m < 2 for u in self._side_units(box, "union")):
+            return "No unit may take part in more than two Marches in a turn (4.0)."
+        return None
+
+    def _why_breakout(self, box: Any) -> str | None:
+        return self._breakout_refusal(box)
+
+    def _sails_from_containment(self, u) -> bool:
+        """A4.0: "before Union pieces may move out of a port where they are being
+        contained, they must fight and defeat the Confederate containing garrison", by
+        sea as well (from engine version 2, ruling R43)."""
+        return self.rules_since(2) and u.side == "union" and u.loc in self.contained
 
     def _do_breakout(self, box: str) -> None:
         self.active, self.march_units = None, []
-        self.marches -= 1
+        self.marches -= 1                     # not _spend_march: more break-outs may follow
         self._do_fight(box)
         if self.battle is not None:
             self.battle["breakout"] = True

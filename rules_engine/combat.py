@@ -242,6 +242,7 @@ class CombatRules:
         for uid in list(b["units"][b["defender"]]):
             self.units[uid].ent = False
             self._place(uid, to)
+            self._note_kentucky_entry_from_battle(uid, to)
         self._leaders_follow(b["box"], to, b["defender"])
         self._note("withdrew", box=b["box"], to=to)
         self._finish_battle(winner=None)
@@ -257,6 +258,7 @@ class CombatRules:
         if b["step"] == "rout_retreat":
             for uid in routed:
                 self._place(uid, to)
+                self._note_kentucky_entry_from_battle(uid, to)
             self._note("routed_retreat", side=side, box=b["box"], to=to)
             self._after_battle_won()
             return
@@ -264,6 +266,7 @@ class CombatRules:
         for uid in movers + routed:
             self.units[uid].ent = False
             self._place(uid, to)
+            self._note_kentucky_entry_from_battle(uid, to)
         b["units"][side] = [u for u in b["units"][side] if u not in movers]
         self._leaders_follow(b["box"], to, side)
         self._note("retreated", side=side, box=b["box"], to=to)
@@ -280,6 +283,7 @@ class CombatRules:
             b["entered_from"].append(u.loc)
         u.ent = u.river = False          # moving loses entrenchment; no river bonus (5.34)
         self._place(unit, b["box"])
+        self._note_kentucky_entry_from_battle(unit, b["box"])
         b["units"][u.side].append(unit)
         b["participants"].append(unit)
 

@@ -62,6 +62,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self._recording = True
         self.events: list[dict[str, Any]] = []
         self._legal: list[dict] | None = None
+        self._reverted = False                 # a cavalry hold lapsed during this action (8.0)
         self._undo_floor = 0
         # --- the state proper (serialised by state()) ---
         self._index_map()
@@ -97,6 +98,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self.intervention = False             # A8.4: foreign intervention has come
         self.leader_resume: str | None = None  # A8.2: where play goes on after placing leaders
         self.contained: list[str] = []         # A4.0: ports where the two sides face off
+        self.march_spent = False               # A4.0: a March of this segment went to no break-out
         self.invaded_ports: list[str] = []     # A4.0: ports the Union took by invasion
         self._init_leaders()                  # A8.2
         self.result: dict[str, str] | None = None
@@ -118,6 +120,10 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self._a_kentucky_box = min(self._kentucky)
         self._shields = {s: [(b, box.shields[s]) for b, box in boxes.items() if box.shields.get(s)]
                          for s in SIDES}
+        # 10.0: the Union wins holding every Confederate city of value 2 or 3 at once
+        self._union_objectives = tuple(sorted(
+            b for b, box in boxes.items()
+            if box.color == "confederate" and box.shields.get("confederate", 0) >= 2))
 
     # ------------------------------------------------------------------ public API
     @property
@@ -187,6 +193,14 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         return self._on_map[side]
 
     def state(self) -> dict[str, Any]:
+        st = self._state_v1()
+        if self.rules_since(2):
+            st["march_spent"] = self.march_spent          # A4.0 (ruling R43)
+        return st
+
+    def _state_v1(self) -> dict[str, Any]:
+        """The state as engine version 1 wrote it: a stored game's final-state hash
+        must not change."""
         return {
             "engine": self.engine_version,
             "scenario": self.scenario["id"],
@@ -291,6 +305,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
             del self.control[box]
             self._control_changed()
             self._note("control_reverts", box=box)
+            self._reverted = self.rules_since(2)       # judged once the action is done (R45)
 
     def occupied_boxes(self) -> list[str]:
         return sorted(self._occupied)
@@ -400,12 +415,14 @@ def _dice_for(seed: str | None, dice: Any) -> Any:
 
 
 def new_game(scenario: str = "1861", options: Any = (), seed: str | None = None,
-             dice: Any = None) -> Game:
-    """A new game at the scenario's start. ``dice`` scripts the die rolls (tests)."""
+             dice: Any = None, engine: int = ENGINE_VERSION) -> Game:
+    """A new game at the scenario's start. ``dice`` scripts the die rolls (tests);
+    ``engine`` makes it with an older engine version's map and rules."""
     extra = {"seed_commitment": commitment(str(seed))} if dice is None and seed is not None else {}
-    if scenario not in scenario_ids(ENGINE_VERSION):
-        raise ValueError(f"unknown scenario {scenario!r}; known: {', '.join(scenario_ids(ENGINE_VERSION))}")
-    g = Game(_header(scenario, options, extra), _dice_for(seed, dice))
+    engine = _engine_version({"engine": engine})
+    if scenario not in scenario_ids(engine):
+        raise ValueError(f"unknown scenario {scenario!r}; known: {', '.join(scenario_ids(engine))}")
+    g = Game(_header(scenario, options, extra, engine), _dice_for(seed, dice))
     _silently(g, lambda: place_scenario(g))
     return g
 

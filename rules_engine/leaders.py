@@ -89,9 +89,27 @@ class LeaderRules:
             for path, by in self._leader_paths(loc):
                 acts.append({"type": "move_leader", "leader": lid, "path": path, "by": by})
             for origin, dest in self.sea_trips:
-                if origin == loc and not self._enemy_in(dest, self.side):
+                if origin == loc and self._leader_may_land(dest):
                     acts.append({"type": "move_leader", "leader": lid, "path": [dest], "by": ["sea"]})
         return acts
+
+    def _leader_may_land(self, dest: str) -> bool:
+        """8.2.1: a leader "may naval move, invade ... with any piece" of its box. From
+        engine version 2 that includes an invasion of a defended port (ruling R44):
+        like any leader move it may end among enemy units where friendly pieces are.
+        Version 1 let it sail only into a port free of enemy units."""
+        if self.rules_since(2):
+            return not self._enemy_in(dest, self.side) or bool(self._side_units(dest, self.side))
+        return not self._enemy_in(dest, self.side)
+
+    def _why_move_leader(self, leader: Any, path: Any, by: Any) -> str | None:
+        if by == ["sea"]:
+            return ("A leader moves by sea only with a piece that sailed or invaded from its "
+                    "box this turn, and lands among enemy units only where friendly pieces "
+                    "are (8.2.1).")
+        return ("A leader moves like Cavalry, up to two boxes and two moves a turn, never "
+                "jumping or passing an enemy box, and enters one only where friendly "
+                "pieces are (8.2.1).")
 
     def _leader_paths(self, start: str) -> list[tuple[list[str], list[str]]]:
         """Like a cavalry March (two boxes by road/rail, or by river), never through an
@@ -169,3 +187,15 @@ class LeaderRules:
         side = leader_info(leader)["side"]
         self.battle["leaders"].setdefault(side, []).append(leader)
         self._note("leader_reinforces", leader=leader, box=self.battle["box"])
+        if self.rules_since(2):
+            self._leader_joins_the_day(leader, side)
+
+    def _leader_joins_the_day(self, leader: str, side: str) -> None:
+        """8.2.2: "leaders who reinforce a battle may add their effects immediately upon
+        their arrival", so with A7.0 the value joins this day's battlefield leadership
+        at once (ruling R44; the track still ends at eight)."""
+        lead = self.battle.get("leadership")
+        if lead is None:
+            return                                   # no A7.0: only the pluses, as ever
+        lead[side] = min(lead[side] + self.leader_value(leader), tables()["max_firing_units"])
+        self._note("battle_leadership", box=self.battle["box"], side=side, leadership=lead[side])

@@ -16,6 +16,7 @@ Public API::
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections import deque
@@ -32,7 +33,7 @@ DATA_DIR = Path(__file__).parent / "data"
 #: Frozen: a version's files are never edited once games were stored with it.
 DATA_VERSIONS: dict[int, tuple[Path, tuple[str, ...]]] = {
     1: (DATA_DIR / "v1", ("1861", "1861-short", "1862", "1863", "1864")),
-    2: (DATA_DIR, ("1861", "1861-short", "1862", "1863", "1864")),
+    2: (DATA_DIR, ("1861", "1861-short", "1861-first-printing", "1862", "1863", "1864")),
 }
 CURRENT_DATA_VERSION = max(DATA_VERSIONS)
 
@@ -117,6 +118,8 @@ class Box:
     y: float
     aliases: tuple[str, ...]
     note: str = ""
+    river_side: bool = False    # a blue box side (5.34); which lines enter it is on the lines
+    two_recruits: bool = False  # may recruit two units a turn under optional rule 7.5
 
     @property
     def recruitment_city(self) -> bool:
@@ -128,6 +131,7 @@ class Box:
             "id": self.id, "name": self.name, "state": self.state, "color": self.color,
             "shields": dict(self.shields), "port": self.port, "fort": self.fort,
             "recruitment_city": self.recruitment_city,
+            "river_side": self.river_side, "two_recruits": self.two_recruits,
             "lat": self.lat, "lon": self.lon, "x": self.x, "y": self.y,
             "aliases": list(self.aliases), "note": self.note,
         }
@@ -223,8 +227,12 @@ def _build_map(raw: Any) -> Map:
     boxes: dict[str, Box] = {}
     names: dict[str, str] = {}
 
+    all_ids = {rb.get("id") for rb in raw["boxes"] if isinstance(rb, dict)}
+
     def claim(label: str, box_id: str, what: str) -> None:
         key = _norm(label)
+        if what == "name" and key in all_ids and key != box_id:
+            return    # an id names its own box: "bloomington" is Illinois, the name "Bloomington" Indiana's
         if key in names and names[key] != box_id:
             _fail(f"box {box_id!r}", f"{what} {label!r} already used by box {names[key]!r}")
         names[key] = box_id
@@ -239,7 +247,8 @@ def _build_map(raw: Any) -> Map:
         for key in ("name", "state", "color", "lat", "lon"):
             if key not in rb:
                 _fail(where, f"missing {key!r}")
-        unknown = set(rb) - {"id", "name", "state", "color", "shields", "port", "fort", "lat", "lon", "aliases", "note"}
+        unknown = set(rb) - {"id", "name", "state", "color", "shields", "port", "fort", "lat", "lon",
+                             "aliases", "note", "river_side", "two_recruits"}
         if unknown:
             _fail(where, f"unknown fields {sorted(unknown)}")
         if rb["color"] not in COLORS:
@@ -249,7 +258,7 @@ def _build_map(raw: Any) -> Map:
         shields = rb.get("shields") or {}
         if not isinstance(shields, dict) or any(s not in SIDES or not isinstance(v, int) or v < 1 for s, v in shields.items()):
             _fail(where, "shields must map union/confederate to a positive int")
-        for flag in ("port", "fort"):
+        for flag in ("port", "fort", "river_side", "two_recruits"):
             if not isinstance(rb.get(flag, False), bool):
                 _fail(where, f"{flag} must be a boolean")
         lat, lon = rb["lat"], rb["lon"]
@@ -268,6 +277,9 @@ def _build_map(raw: Any) -> Map:
             port=bool(rb.get("port", False)), fort=bool(rb.get("fort", False)),
             lat=float(lat), lon=float(lon), x=x, y=y,
             aliases=tuple(aliases), note=str(rb.get("note") or ""),
+            river_side=bool(rb.get("river_side", False)),
+            # 7.5 names the cities "with a value of 3 or more"; a box may be excepted
+            two_recruits=bool(rb.get("two_recruits", max(shields.values(), default=0) >= 3)),
         )
         boxes[bid] = box
         claim(bid, bid, "id")
@@ -320,6 +332,7 @@ def _build_map(raw: Any) -> Map:
         by_pair[key] = line
         lines.append(line)
 
+    boxes = _with_river_sides(raw["boxes"], boxes, lines)
     adj: dict[str, list[tuple[str, Line]]] = {bid: [] for bid in boxes}
     for ln in lines:
         adj[ln.a].append((ln.b, ln))
@@ -355,6 +368,18 @@ def _data_dir(version: int) -> Path:
 def scenario_ids(version: int = CURRENT_DATA_VERSION) -> tuple[str, ...]:
     _data_dir(version)
     return DATA_VERSIONS[version][1]
+
+
+def _with_river_sides(raw_boxes: list, boxes: dict[str, Box], lines: list[Line]) -> dict[str, Box]:
+    """The blue box sides (5.34). A map that states them on its boxes must agree with
+    the lines that enter them; an older map that does not has them from its lines."""
+    entered = {bid for ln in lines for bid in ln.river_side}
+    stated = {rb["id"] for rb in raw_boxes if rb.get("river_side")}
+    if any("river_side" in rb for rb in raw_boxes):
+        if stated != entered:
+            raise ValueError("map.yaml: boxes with a blue river side and the lines entering one "
+                             f"disagree: {sorted(stated ^ entered)}")
+    return {bid: dataclasses.replace(box, river_side=bid in entered) for bid, box in boxes.items()}
 
 
 @functools.cache

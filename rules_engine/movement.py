@@ -195,7 +195,7 @@ class MovementRules:
         for port in ports:
             for uid in self.at[port]:
                 u = self.units[uid]
-                if u.side != "union" or u.moved or u.m:
+                if u.side != "union" or u.moved or u.m or self._sails_from_containment(u):
                     continue
                 if sea_allowed:
                     for dest in ports:
@@ -222,8 +222,13 @@ class MovementRules:
         self.invasion = value == 6                                        # 4.7
         self.phase = "movement"
 
-    def _do_activate(self, box: str) -> None:
+    def _spend_march(self) -> None:
+        """A March of the segment goes to something other than a break-out (A4.0)."""
         self.marches -= 1
+        self.march_spent = True
+
+    def _do_activate(self, box: str) -> None:
+        self._spend_march()
         self.active = box
         self.march_units = [u for u in self.at[box] if self.units[u].side == self.side]
 
@@ -241,13 +246,25 @@ class MovementRules:
         u.moved, u.ent, u.dig = True, False, False
         u.frm = boxes[-2]
         u.river = self.map.line_between(boxes[-2], boxes[-1], by[-1]).crosses_river_into(boxes[-1])
-        if u.side == "confederate" and self.turn < KENTUCKY_OPENS_TURN and not self.ky_entered:
-            if any(self.map.boxes[b].color == "neutral" for b in path):
-                self.ky_entered = True                                    # 4.12 lifted
-                self._note("kentucky_entered", unit=unit)
+        self._note_kentucky_entry(u, path)
         self._place(unit, path[-1])
         if self.leaders:
             self._catch_lone_leaders()
+
+    def _note_kentucky_entry(self, u, boxes: list[str]) -> None:
+        """4.12: a Confederate unit entering (or passing through) Kentucky during 1861
+        frees the Union of the restriction at once."""
+        if u.side == "confederate" and self.turn < KENTUCKY_OPENS_TURN and not self.ky_entered:
+            if any(b in self._kentucky for b in boxes):
+                self.ky_entered = True                                    # 4.12 lifted
+                self._note("kentucky_entered", unit=u.id)
+
+    def _note_kentucky_entry_from_battle(self, uid: str, box: str) -> None:
+        """4.12 says "enters", in any way (ruling R41): from engine version 2 a
+        withdrawal (5.6), retreat (5.4) or reinforcement (5.5) into Kentucky counts too;
+        version 1 counted only moves."""
+        if self.rules_since(2):
+            self._note_kentucky_entry(self.units[uid], [box])
 
     def _do_entrench(self, unit: str) -> None:
         u = self.units[unit]
@@ -256,10 +273,21 @@ class MovementRules:
             u.ent, u.dig = True, False
         else:
             u.dig = True
+        if self.rules_since(2) and unit in self.march_units:
+            self.march_units.remove(unit)       # 4.3: instead of moving; its March is spent
+
+    def _entrenched_this_march(self, u) -> bool:
+        """4.3 (ruling R40): entrenching is "instead of moving", and outside a
+        Recruitment City its two Marches are two activations. From engine version 2 a
+        unit that entrenched (or began to) in the open March leaves that March: it
+        neither moves nor entrenches again in it. Only entrenching takes a unit still
+        in the activated box out of the March."""
+        return (self.rules_since(2) and u.loc == self.active and u.id not in self.march_units
+                and (u.dig or u.ent))
 
     def _sea_common(self, unit: str, to: str, invasion: bool) -> None:
         self.active, self.march_units = None, []
-        self.marches -= 1
+        self._spend_march()
         u = self.units[unit]
         u.m += 1
         u.moved, u.sea, u.ent, u.dig = True, True, False, False
@@ -317,6 +345,10 @@ class MovementRules:
         u, err = self._unit_check(unit)
         if err:
             return err
+        if self._entrenched_this_march(u):
+            return ("Outside a Recruitment City entrenching takes two Marches: the unit "
+                    "used this one; activate its box again for the second (4.3)."
+                    if u.dig else f"{unit} is already entrenched.")
         if self.active != u.loc or unit not in self.march_units:
             return "Entrenching takes a March: activate the unit's box first (4.3)."
         if self._enemy_in(u.loc, u.side):
@@ -344,6 +376,9 @@ class MovementRules:
         u, err = self._unit_check(unit)
         if err:
             return err
+        if self._sails_from_containment(u):
+            return ("Contained Union units must fight and defeat the containing garrison "
+                    "(breakout) before they leave the port (A4.0).")
         if to not in self.map.boxes or not self.map.boxes[to].port:
             return f"Units move by sea only to Port boxes ({rule})."
         if u.moved or u.m:
@@ -366,6 +401,8 @@ class MovementRules:
         u, err = self._unit_check(unit)
         if err:
             return err
+        if self._entrenched_this_march(u):
+            return (f"{unit} entrenched in this March, which it uses instead of moving (4.3).")
         if self.active is None or u.loc != self.active or unit not in self.march_units:
             return "Only units that were in the activated box may move in this March (4.0)."
         if u.m >= 2:

@@ -13,6 +13,9 @@ IMPLEMENTED = frozenset({"4.11", "4.12", "4.71", "4.8", "4.9", "5.2", "5.41", "5
                          "11.3:1862", "11.3:1863", "11.3:1864", "11.3:sudden-death",
                          "A2.0", "A3.0", "A4.0", "A5.0", "A6.0", "A7.0", "A8.1", "A8.2", "A8.3", "A8.4"})
 MARCH_ENDING_YEAR = {"11.3:1862": 1862, "11.3:1863": 1863, "11.3:1864": 1864}
+SUDDEN_DEATH = "11.3:sudden-death"
+#: The first engine version that refuses sudden death outside the Campaign Game ending.
+SUDDEN_DEATH_CHECKED_SINCE = 2
 
 
 def validate_options(options: Any, scenario: str, engine: int = CURRENT_DATA_VERSION) -> list[str]:
@@ -39,7 +42,23 @@ def validate_options(options: Any, scenario: str, engine: int = CURRENT_DATA_VER
             raise ValueError(f"the {scenario} scenario starts after 03/{MARCH_ENDING_YEAR[o]} (11.3)")
     if endings and scenario == "1861-short":
         raise ValueError("the 1861 Short Game has its own ending (11.1)")
+    if SUDDEN_DEATH in chosen and engine >= SUDDEN_DEATH_CHECKED_SINCE:
+        reason = sudden_death_refusal(scenario, endings)
+        if reason:
+            raise ValueError(reason)
     return sorted(chosen)
+
+
+def sudden_death_refusal(scenario: str, endings: list[str]) -> str | None:
+    """11.3: sudden death is checked only when a game is played to the Campaign Game
+    ending (06/1865, ruling R42); None when the combination is allowed."""
+    if scenario == "1861-short":
+        return ("sudden death (11.3) needs the Campaign Game ending (06/1865): "
+                "the 1861 Short Game ends in 06/1862 with its own victory condition (11.1)")
+    if endings:
+        return (f"sudden death (11.3) needs the Campaign Game ending (06/1865): it cannot be "
+                f"combined with the {endings[0].split(':')[1]} March ending ({endings[0]})")
+    return None
 
 
 def options_catalog() -> list[dict[str, Any]]:

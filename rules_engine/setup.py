@@ -113,6 +113,7 @@ def place_position(g, pos: dict[str, Any]) -> None:
     g.washington_loss = int(pos.get("washington_loss", 0))
     g.border_raised = list(pos.get("border_raised", []))
     g.contained = sorted(g.map.resolve(b) for b in pos.get("contained", []))
+    g.march_spent = bool(pos.get("march_spent", False))
     g.invaded_ports = sorted(g.map.resolve(b) for b in pos.get("invaded_ports", []))
     for lid, loc in pos.get("leaders", {}).items():
         if lid not in g.leaders:
@@ -177,4 +178,5 @@ def _load_state(g, st: dict[str, Any]) -> None:
     g.sea_trips = [list(t) for t in st.get("sea_trips", [])]
     g.leader_resume = st.get("leader_resume")
     g.contained = list(st.get("contained", []))
+    g.march_spent = bool(st.get("march_spent", False))
     g.invaded_ports = list(st.get("invaded_ports", []))

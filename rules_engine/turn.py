@@ -22,9 +22,6 @@ def march_level(year: int, diff: int) -> tuple[str | None, str]:
     return LEVELS[index]
 
 
-# 10.0: the Union wins when it holds all seven at once.
-UNION_OBJECTIVES = ("new_orleans", "mobile", "atlanta", "memphis", "charleston_sc",
-                    "wilmington", "richmond")
 CAPITAL = "washington"
 
 
@@ -58,6 +55,10 @@ class TurnRules:
     def _advance(self) -> None:
         """Carry out everything that needs no decision, until someone must decide."""
         while self.result is None:
+            if self._reverted:
+                self._reverted = False
+                self._judge_reverted_control()
+                continue
             if self.phase == "movement" and self._movement_auto():
                 continue
             if self.phase == "battle_choice" and not self._battle_choice_legal():
@@ -104,6 +105,7 @@ class TurnRules:
         for gid in self._garrisons:
             units[gid].fought = False                                # A5.0 garrisons
         self.leader_moves, self.sea_trips = {}, []                   # A8.2
+        self.march_spent = False                                     # A4.0
         self._note("player_turn", turn=self.turn, date=calendar.label(self.turn), side=side)
         self._start_turn_steps()
 
@@ -223,8 +225,18 @@ class TurnRules:
         self.battle = None
         self._note("game_over", winner=winner, reason=reason)
 
+    def _judge_reverted_control(self) -> None:
+        """8.0, 10.0 (ruling R45): cavalry alone hold a box only while there; the instant
+        they leave it reverts, a change of control like a capture, and a victory
+        condition it fulfils "stops play immediately" (10.0), not at the end of the
+        Combat Segment. With 10.1 the Confederate conditions still wait for the end of
+        the Union Player Turn."""
+        if "10.1" not in self.options and self._check_confederate_victory():
+            return
+        self._check_union_victory()
+
     def _check_union_victory(self) -> bool:
-        if all(self.controller(b) == "union" for b in UNION_OBJECTIVES):
+        if all(self.controller(b) == "union" for b in self._union_objectives):
             self._win("union", "The Union controls all seven Confederate cities of value 2 or 3 (10.0).")
             return True
         return False
@@ -331,7 +343,8 @@ class TurnRules:
         return limit
 
     def _city_capacity(self, box: str) -> int:
-        if "7.5" in self.options and self.map.boxes[box].shields.get(self.side, 0) >= 3:
+        city = self.map.boxes[box]
+        if "7.5" in self.options and city.two_recruits and city.shields.get(self.side, 0) >= 3:
             return 2                                                     # 7.5
         return 1
 
@@ -376,7 +389,7 @@ class TurnRules:
         u.red = False
         if self.phase == "movement":
             self.active, self.march_units = None, []
-            self.marches -= 1
+            self._spend_march()
             u.m += 1                     # recovering counts as one of its two Marches
         else:
             self.recruit["points"] -= 1

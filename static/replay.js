@@ -11,9 +11,18 @@ const boot = JSON.parse(document.getElementById("boot").textContent);
 const $ = (id) => document.getElementById(id);
 const metrics = window.__replay = { stepMs: [], loadMs: 0, buildMs: 0 };
 
-const map = new MapView($("map"), boot.map, boot.types);
-map.animate = false;
-const describer = new Describer(map.boxes, boot.types);
+// A game is drawn on the map of the engine version it was played with: the replay
+// bundle brings that map, and a file from an older version may need another one.
+let map = null, describer = null;
+function showMap(data) {
+  if (map && map.map === data) return;
+  const fresh = $("map").cloneNode(false);          // drops the old drawing and its listeners
+  $("map").replaceWith(fresh);
+  map = new MapView(fresh, data, boot.types);
+  map.animate = false;
+  describer = new Describer(map.boxes, boot.types);
+}
+showMap(boot.map);
 const R = { bundle: null, events: [], states: [], cur: -1, shown: -1, items: [], verified: new Map() };
 const PHASE = { marches_roll: "roll for marches", movement: "movement", battle_choice: "combat", battle: "combat",
   promotion: "promotion", recruit_roll: "recruitment", recruitment: "recruitment", replacement_roll: "replacements", over: "game over", setup: "setup" };
@@ -63,6 +72,7 @@ function buildStates(frames) {
 }
 
 function start(b) {
+  if (b.map) showMap(b.map);
   R.bundle = b;
   R.events = b.events;
   R.states = buildStates(b.frames);

@@ -42,6 +42,7 @@ from ..accounts.auth import optional_user
 from ..core.clock import iso
 from ..core.errors import ApiError, not_found
 from ..games.service import GameService
+from ..http.pages import client_map, render
 from ..models import User, table, utcnow
 from ..store.events import T_GAMES, load_game, stored_events
 
@@ -126,7 +127,8 @@ def build_bundle(game_id: str, header: dict, events: list[dict]) -> dict:
                     o["roll_index"] = f.roll_index[p["seq"]]
                 out_events.append(o)
             pending = []
-    return {"events": out_events, "frames": frames, "taken_back": f.taken_back}
+    return {"events": out_events, "frames": frames, "taken_back": f.taken_back,
+            "map": client_map(st.game.engine_version)}
 
 
 class BundleCache:
@@ -320,7 +322,6 @@ def player_dice(username: str, request: Request):
 def _boot(request: Request, **extra) -> dict:
     from rules_engine.data import pieces
 
-    from ..http.pages import client_map
     user = optional_user(request)
     return {"map": client_map(), "types": pieces()["types"],
             "user": {"id": user.id, "username": user.username, "is_admin": bool(user.is_admin)} if user else None,
@@ -329,7 +330,6 @@ def _boot(request: Request, **extra) -> dict:
 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse, include_in_schema=False)
 def replay_page(game_id: str, request: Request, seq: int | None = None):
-    from ..http.pages import render
     user = optional_user(request)
     svc: GameService = request.app.state.games
     with svc.db.read() as s:
@@ -345,5 +345,4 @@ def replay_page(game_id: str, request: Request, seq: int | None = None):
 
 @router.get("/replay", response_class=HTMLResponse, include_in_schema=False)
 def replay_file_page(request: Request):
-    from ..http.pages import render
     return render(request, "replay.html", boot=_boot(request, game_id=None, seq=None), game_id=None)

@@ -104,9 +104,9 @@ def delete_token(token_id: int, request: Request, user: User = Depends(current_u
 
 
 # ----------------------------------------------------------------------------- meta
-@functools.lru_cache(maxsize=1)
-def _map_json():
-    return rules_engine.load_map().to_json()
+@functools.cache
+def _map_json(engine: int):
+    return rules_engine.load_map(engine).to_json()
 
 
 @router.get("/health", tags=["meta"])
@@ -132,9 +132,13 @@ def meta():
 
 
 @router.get("/map", tags=["meta"])
-def game_map():
-    """Boxes and lines of the map, for drawing."""
-    return _map_json()
+def game_map(engine: int = rules_engine.ENGINE_VERSION):
+    """Boxes and lines of the map, for drawing: today's board, or with ``engine`` the map
+    of that engine version (a game's header names the version it is played with)."""
+    if engine not in rules_engine.DATA_VERSIONS:
+        raise ApiError(404, f"there is no engine version {engine}; known: "
+                       f"{', '.join(map(str, rules_engine.DATA_VERSIONS))}", "not_found")
+    return _map_json(engine)
 
 
 # ----------------------------------------------------------------------------- lobby

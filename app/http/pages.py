@@ -31,10 +31,11 @@ MODE_NAMES = {"live": "Live", "async": "By turn"}
 
 
 # ---------------------------------------------------------------------------- data
-@functools.lru_cache(maxsize=1)
-def client_map() -> dict:
-    """The map as the browser draws it (no notes or aliases: fewer bytes)."""
-    m = rules_engine.load_map().to_json()
+@functools.cache
+def client_map(engine: int = rules_engine.ENGINE_VERSION) -> dict:
+    """The map of an engine version as the browser draws it (no notes or aliases: fewer
+    bytes). A game is drawn on the map of the engine version it was made with."""
+    m = rules_engine.load_map(engine).to_json()
     boxes = [{"id": b["id"], "name": b["name"], "state": b["state"], "x": b["x"], "y": b["y"],
               "color": b["color"], "shields": b["shields"], "port": b["port"], "fort": b["fort"],
               "rc": b["recruitment_city"]} for b in m["boxes"]]
@@ -127,10 +128,10 @@ def game_page(request: Request, game_id: str, invite: str | None = None):
     if svc.seats_of(game_id) is None:
         return render(request, "error.html", status=404, message="There is no such game.")
     game = svc.get_game(game_id, user)
-    game.pop("state", None)
+    engine = game.pop("state", {}).get("engine", rules_engine.ENGINE_VERSION)
     boot = {"game_id": game_id, "summary": game, "invite": invite,
             "user": {"id": user.id, "username": user.username} if user else None,
-            "map": client_map(), "types": pieces()["types"],
+            "map": client_map(engine), "types": pieces()["types"],
             "options": {o["id"]: o["title"] for o in catalog()}}
     return render(request, "game.html", game=game, boot=boot)
 

@@ -10,7 +10,9 @@ from typing import Any
 def _names() -> tuple[dict, dict]:
     import rules_engine
     from rules_engine.data import pieces
-    boxes = {b["id"]: b["name"] for b in rules_engine.load_map().to_json()["boxes"]}
+    # every version's boxes, so the events of games on an older map keep their names
+    boxes = {box.id: box.name for version in sorted(rules_engine.DATA_VERSIONS)
+             for box in rules_engine.load_map(version).boxes.values()}
     types = {k: v["name"] for k, v in pieces()["types"].items()}
     return boxes, types
 

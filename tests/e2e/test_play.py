@@ -194,7 +194,7 @@ def test_first_game_turn_through_the_ui(server, browser, artifacts):
     spect.wait_for_function("!document.getElementById('watchers').textContent.startsWith('0')")
 
     # every box and unit on the map can be found by id
-    assert spect.locator("#map [data-box]").count() == 107
+    assert spect.locator("#map [data-box]").count() == 129
     assert spect.locator("#map [data-unit='U-MI-01']").count() == 1
 
     # an illegal click is explained by the server's reason

@@ -387,3 +387,85 @@ def test_6_2_units_lost_to_desertion_do_not_count_for_replacement_training():
     g.apply({"type": "target", "unit": u, "target": c})      # 1 hits; morale 1 holds
     g.apply({"type": "retreat", "to": "okolona"})            # desertion 6 + 1 - 1 > 4
     assert unit(g, c).loc == "stock" and g.csa_losses == 0
+
+
+def pensacola_contained(engine=2):
+    """Union units contained in Pensacola (a port on both the old and the printed board)."""
+    return rules_engine.from_position(
+        {"engine": engine, "scenario": "1861", "turn": 3, "side": "union", "phase": "movement",
+         "marches": 3, "contained": ["pensacola"],
+         "units": {"union": {"pensacola": ["VI"], "washington": ["MI"]},
+                   "confederate": {"pensacola": ["MI"]}}}, options=["A4.0"])
+
+
+def test_a4_0_the_break_out_comes_at_the_beginning_of_the_movement_segment():
+    g = pensacola_contained()
+    breakout = {"type": "breakout", "box": "pensacola"}
+    assert breakout in g.legal_actions()
+    g.apply({"type": "activate", "box": "washington"})       # another March first
+    reason = refused(g, breakout, "(A4.0)")
+    assert "beginning of the Movement Segment" in reason
+
+
+def test_a4_0_contained_union_units_may_not_leave_by_sea():
+    g = pensacola_contained()
+    vi = uid(g, "pensacola", "VI", "union")
+    assert not any(a["type"] == "sea_move" and a["unit"] == vi for a in g.legal_actions())
+    refused(g, {"type": "sea_move", "unit": vi, "to": "washington"}, "(A4.0)")
+
+
+def test_a4_0_version_1_games_keep_the_break_out_any_time_and_sailing_away():
+    g = pensacola_contained(engine=1)
+    vi = uid(g, "pensacola", "VI", "union")
+    assert {"type": "sea_move", "unit": vi, "to": "washington"} in g.legal_actions()
+    g.apply({"type": "activate", "box": "washington"})
+    assert {"type": "breakout", "box": "pensacola"} in g.legal_actions()
+    assert "march_spent" not in g.state()          # a version-1 state is written as before
+
+
+# A8.2 as corrected in engine version 2 (ruling R44), on boxes of both boards.
+def grant_invades(engine=2):
+    """06/1862, a 6 for Marches: Grant in Washington with a unit that may invade
+    Charleston, where Confederate units stand."""
+    return rules_engine.from_position(
+        {"engine": engine, "scenario": "1861", "turn": 10, "side": "union", "phase": "movement",
+         "marches": 6, "invasion": True, "leaders": {"grant": "washington"},
+         "units": {"union": {"washington": ["VI", "MI"]}, "confederate": {"charleston_sc": ["MI"]}}},
+        options=["A8.2"])
+
+
+@pytest.mark.parametrize("engine", [2, 1])
+def test_a8_2_a_leader_may_go_along_with_an_invasion_of_a_defended_port(engine):
+    g = grant_invades(engine)
+    vi = uid(g, "washington", "VI")
+    g.apply({"type": "invade", "unit": vi, "to": "charleston_sc"})
+    along = {"type": "move_leader", "leader": "grant", "path": ["charleston_sc"], "by": ["sea"]}
+    if engine == 1:                           # version 1: only into a port free of enemies
+        refused(g, along, "(8.2.1)")
+        return
+    g.apply(along)
+    assert g.leaders["grant"] == "charleston_sc"
+
+
+def reinforcing_grant(engine=2):
+    """06/1862, the Union attacks Nashville with three units; Grant waits in Murfreesboro."""
+    return rules_engine.from_position(
+        {"engine": engine, "scenario": "1861", "turn": 10, "side": "union",
+         "phase": "battle_choice", "leaders": {"grant": "murfreesboro"},
+         "units": {"union": {"nashville": ["VI", "VI", "VI"], "murfreesboro": ["MI"]},
+                   "confederate": {"nashville": ["VI"]}}},
+        options=["A7.0", "A8.2"], dice=[1, 1] + [6] * 10)
+
+
+@pytest.mark.parametrize("engine", [2, 1])
+def test_a8_2_a_reinforcing_leader_adds_to_the_days_leadership_at_once(engine):
+    g = reinforcing_grant(engine)
+    g.apply({"type": "fight", "box": "nashville"})
+    assert g.battle["leadership"] == {"union": 2, "confederate": 3}     # 1862, die 1: 2/3
+    while not (g.battle["step"] == "prepare" and g.to_act == "union"):
+        g.apply(next(a for a in g.legal_actions() if a["type"] in ("target", "open_fire")))
+    assert g.battle["round"] == 2 and g._shots_allowed("union") == 2
+    g.apply({"type": "reinforce_leader", "leader": "grant"})
+    expected = 3 if engine >= 2 else 2          # version 1 waited for the next day
+    assert g.battle["leadership"]["union"] == expected
+    assert g._shots_allowed("union") == expected

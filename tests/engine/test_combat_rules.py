@@ -121,7 +121,7 @@ def river_battle():
     (river side) and by rail from Richmond (no river)."""
     g = game(marches=2, dice=[MISS] * 20,
              units={"union": {"manassas_junction": ["MI"], "richmond": ["MI"], "washington": ["MI"]},
-                    "confederate": {"fredericksburg": ["MI"], "culpeper": ["MI"]}})
+                    "confederate": {"fredericksburg": ["MI"], "yorktown": ["MI"]}})
     wet, dry = uid(g, "manassas_junction", "MI"), uid(g, "richmond", "MI")
     g.apply({"type": "activate", "box": "manassas_junction"})
     g.apply(move(wet, ("fredericksburg", "road")))
@@ -141,7 +141,7 @@ def test_river_bonus_only_against_units_that_crossed_5_34():
 def test_river_bonus_rounds_one_and_two_also_for_defending_reinforcements_5_34():
     g, wet, dry = river_battle()
     c_mi = uid(g, "fredericksburg", "MI", "confederate")
-    reserve = uid(g, "culpeper", "MI", "confederate")
+    reserve = uid(g, "yorktown", "MI", "confederate")
     volley(g, (c_mi, wet))
     volley(g)
     g.apply({"type": "reinforce", "unit": reserve})                # round 2, defender
@@ -181,14 +181,15 @@ def test_retreat_from_round_two_ends_the_battle_the_other_side_wins_5_4():
 
 
 def defender_retreat():
-    """Union Militia attack Culpeper by rail from Manassas; another Union unit holds
-    Fredericksburg. Culpeper's neighbours: Fredericksburg, Gordonsville, Manassas."""
+    """Union Militia attack Gordonsville by rail from Manassas; other Union units hold
+    Richmond and Lynchburg. Gordonsville's neighbours: Lynchburg, Manassas, Richmond,
+    Staunton."""
     g = game(marches=1, dice=[MISS] * 4,
-             units={"union": {"manassas_junction": ["MI"], "fredericksburg": ["MI"]},
-                    "confederate": {"culpeper": ["MI"]}})
+             units={"union": {"manassas_junction": ["MI"], "richmond": ["MI"], "lynchburg": ["MI"]},
+                    "confederate": {"gordonsville": ["MI"]}})
     g.apply({"type": "activate", "box": "manassas_junction"})
-    g.apply(move(uid(g, "manassas_junction", "MI"), ("culpeper", "rail")))
-    fight(g, "culpeper")
+    g.apply(move(uid(g, "manassas_junction", "MI"), ("gordonsville", "rail")))
+    fight(g, "gordonsville")
     volley(g)
     volley(g)
     assert g.to_act == "confederate" and g.battle["step"] == "prepare"
@@ -197,16 +198,16 @@ def defender_retreat():
 
 def test_no_retreat_into_a_box_with_enemy_units_5_4():
     g = defender_retreat()
-    reason = refused(g, {"type": "retreat", "to": "fredericksburg"}, "(5.4)")
+    reason = refused(g, {"type": "retreat", "to": "richmond"}, "(5.4)")
     assert "enemy units" in reason
 
 
 def test_defenders_may_not_retreat_where_the_attackers_came_from_5_4():
     g = defender_retreat()
-    assert [a for a in g.legal_actions() if a["type"] == "retreat"] == [{"type": "retreat", "to": "gordonsville"}]
+    assert [a for a in g.legal_actions() if a["type"] == "retreat"] == [{"type": "retreat", "to": "staunton"}]
     reason = refused(g, {"type": "retreat", "to": "manassas_junction"}, "(5.4)")
     assert "entered" in reason
-    g.apply({"type": "retreat", "to": "gordonsville"})
+    g.apply({"type": "retreat", "to": "staunton"})
 
 
 def attacker_retreat():
@@ -251,14 +252,13 @@ def test_retreat_to_any_box_when_none_is_friendly_5_4():
     volley(g)
     volley(g)
     retreats = sorted(a["to"] for a in g.legal_actions() if a["type"] == "retreat")
-    assert retreats == ["bowling_green", "decatur", "franklin", "fts_henry_donelson",
-                        "murfreesboro", "sparta"]
+    assert retreats == ["bowling_green", "decatur", "fts_henry_donelson", "murfreesboro", "sparta"]
 
 
 def test_no_retreat_possible_means_a_fight_to_the_death_5_4():
     g = game(phase="battle_choice", dice=[MISS] * 4,
              units={"union": {"island_no_10": ["VI"]},
-                    "confederate": {"island_no_10": ["MI"], "humbolt": ["MI"], "columbus_ky": ["MI"]}})
+                    "confederate": {"island_no_10": ["MI"], "cairo": ["MI"]}})
     fight(g, "island_no_10")
     volley(g)
     volley(g)
@@ -282,10 +282,10 @@ def test_no_retreat_after_reinforcing_that_round_5_4_5_5():
 # ---------------------------------------------------------------- 5.5
 def test_units_that_fought_this_player_turn_cannot_reinforce_5_5():
     g = game(phase="battle_choice", dice=[MISS, 1, MISS, 1, MISS, MISS, MISS],
-             units={"union": {"corinth": ["VI"], "humbolt": ["VI"], "grand_junction": ["MI"]},
+             units={"union": {"corinth": ["VI"], "humbolt": ["VI"], "fts_henry_donelson": ["MI"]},
                     "confederate": {"corinth": ["MI"], "humbolt": ["MI"]}})
     veteran_of_corinth = uid(g, "corinth", "VI")
-    fresh = uid(g, "grand_junction", "MI")
+    fresh = uid(g, "fts_henry_donelson", "MI")
     fight(g, "corinth")
     volley(g)
     volley(g)
@@ -305,7 +305,7 @@ def test_units_that_fought_this_player_turn_cannot_reinforce_5_5():
 
 def test_attacker_may_not_reinforce_from_a_box_with_enemy_units_5_5():
     g = game(phase="battle_choice", dice=[MISS] * 3,
-             units={"union": {"humbolt": ["VI"], "corinth": ["MI", "MI"], "grand_junction": ["MI"]},
+             units={"union": {"humbolt": ["VI"], "corinth": ["MI", "MI"], "fts_henry_donelson": ["MI"]},
                     "confederate": {"humbolt": ["MI"], "corinth": ["MI"]}})
     fight(g, "humbolt")
     volley(g)
@@ -314,7 +314,7 @@ def test_attacker_may_not_reinforce_from_a_box_with_enemy_units_5_5():
     pinned = uid(g, "corinth", "MI", "union")
     reason = refused(g, {"type": "reinforce", "unit": pinned}, "(5.5)")
     assert "attacker" in reason
-    g.apply({"type": "reinforce", "unit": uid(g, "grand_junction", "MI")})
+    g.apply({"type": "reinforce", "unit": uid(g, "fts_henry_donelson", "MI")})
 
 
 @pytest.mark.parametrize("defenders_there, allowed", [(2, False), (3, True)])
@@ -378,33 +378,33 @@ def test_standing_cavalry_fight_and_the_defender_fires_first_5_6():
 
 
 def withdrawal():
-    """Confederate Militia attack Union cavalry at Bowling Green by rail from Forts
-    Henry & Donelson; Glasgow is Confederate-occupied, Nashville a Confederate city."""
-    g = game(side="confederate", marches=1,
-             units={"union": {"bowling_green": ["VC"]},
-                    "confederate": {"fts_henry_donelson": ["MI"], "glasgow": ["MI"]}})
-    g.apply({"type": "activate", "box": "fts_henry_donelson"})
-    g.apply(move(uid(g, "fts_henry_donelson", "MI"), ("bowling_green", "rail")))
-    fight(g, "bowling_green")
+    """Confederate Militia attack Union cavalry at Munfordville by rail from Bowling
+    Green; Glasgow is Confederate-occupied, Louisville a Confederate-held city."""
+    g = game(side="confederate", marches=1, control={"confederate": ["louisville"]},
+             units={"union": {"munfordville": ["VC"]},
+                    "confederate": {"bowling_green": ["MI"], "glasgow": ["MI"]}})
+    g.apply({"type": "activate", "box": "bowling_green"})
+    g.apply(move(uid(g, "bowling_green", "MI"), ("munfordville", "rail")))
+    fight(g, "munfordville")
     assert g.battle["step"] == "withdraw" and g.to_act == "union"
     return g
 
 
-@pytest.mark.parametrize("to, why", [("nashville", "Recruitment Cit"), ("glasgow", "enemy"),
-                                     ("fts_henry_donelson", "came from")])
+@pytest.mark.parametrize("to, why", [("louisville", "Recruitment Cit"), ("glasgow", "enemy"),
+                                     ("bowling_green", "came from")])
 def test_cavalry_withdrawal_destinations_5_6(to, why):
     g = withdrawal()
     assert [a for a in g.legal_actions() if a["type"] == "withdraw"] == [
-        {"type": "withdraw", "to": "louisville"}]
+        {"type": "withdraw", "to": "lebanon_ky"}]
     assert why in refused(g, {"type": "withdraw", "to": to}, "(5.6)")
 
 
 def test_cavalry_withdrawal_earns_no_promotion_5_6():
     g = withdrawal()
-    cav = uid(g, "bowling_green", "VC")
-    attacker = uid(g, "bowling_green", "MI")
-    g.apply({"type": "withdraw", "to": "louisville"})
-    assert unit(g, cav).loc == "louisville"
+    cav = uid(g, "munfordville", "VC")
+    attacker = uid(g, "munfordville", "MI")
+    g.apply({"type": "withdraw", "to": "lebanon_ky"})
+    assert unit(g, cav).loc == "lebanon_ky"
     assert not [e for e in g.events if e["type"] == "battle_won"]
     assert g.battle is None and g.phase == "promotion"          # the Promotion Segment
     assert unit(g, attacker).type == "MI" and not unit(g, attacker).prom

@@ -41,13 +41,13 @@ def test_march_roll_a_one_gives_two_marches_4_0(die, marches, invasion):
 
 
 def test_infantry_may_not_mix_line_types_4_0():
-    g = game(units={"union": {"st_louis": ["MI", "MC"]}})
-    mil, cav = uid(g, "st_louis", "MI"), uid(g, "st_louis", "MC")
-    activate(g, "st_louis")
-    reason = refused(g, move(mil, ("vandalia", "road"), ("cairo", "rail")), "(4.0)")
+    g = game(units={"union": {"gettysburg": ["MI", "MC"]}})
+    mil, cav = uid(g, "gettysburg", "MI"), uid(g, "gettysburg", "MC")
+    activate(g, "gettysburg")
+    reason = refused(g, move(mil, ("harpers_ferry", "road"), ("baltimore", "rail")), "(4.0)")
     assert "two different types" in reason
-    g.apply(move(cav, ("vandalia", "road"), ("cairo", "rail")))    # cavalry may combine road and rail
-    assert unit(g, cav).loc == "cairo"
+    g.apply(move(cav, ("harpers_ferry", "road"), ("baltimore", "rail")))  # cavalry may combine road and rail
+    assert unit(g, cav).loc == "baltimore"
 
 
 def test_infantry_moves_one_box_by_road_4_0():
@@ -56,8 +56,8 @@ def test_infantry_moves_one_box_by_road_4_0():
     activate(g, "gettysburg")
     refused(g, move(mil, ("harpers_ferry", "road"), ("washington", "road")), "4.0")
     g.apply(move(cav, ("harpers_ferry", "road"), ("washington", "road")))   # cavalry: two by road
-    g.apply(move(mil, ("washington", "road")))
-    assert unit(g, mil).loc == unit(g, cav).loc == "washington"
+    g.apply(move(mil, ("harpers_ferry", "road")))
+    assert (unit(g, mil).loc, unit(g, cav).loc) == ("harpers_ferry", "washington")
 
 
 def test_infantry_two_boxes_by_friendly_railroad_only_4_0():
@@ -77,15 +77,15 @@ def test_cavalry_may_not_combine_river_with_road_or_rail_4_0():
     g = game(units={"union": {"cincinnati": ["VC"]}})
     cav = uid(g, "cincinnati", "VC")
     activate(g, "cincinnati")
-    refused(g, move(cav, ("louisville", "river"), ("indianapolis", "rail")), "(4.0)")
+    refused(g, move(cav, ("louisville", "river"), ("munfordville", "rail")), "(4.0)")
     g.apply(move(cav, ("louisville", "river"), ("evansville", "river")))
     assert unit(g, cav).loc == "evansville"
 
 
 def test_unit_entering_enemy_box_must_stop_4_0():
-    g = game(marches=3, units={"union": {"bloomington": ["VI"]}, "confederate": {"st_louis": ["MI"]}})
-    vet = uid(g, "bloomington", "VI")
-    activate(g, "bloomington")
+    g = game(marches=3, units={"union": {"vandalia": ["VI"]}, "confederate": {"st_louis": ["MI"]}})
+    vet = uid(g, "vandalia", "VI")
+    activate(g, "vandalia")
     # the railroad is friendly: only the enemy in St. Louis stops it
     reason = refused(g, move(vet, ("st_louis", "rail"), ("ironton", "rail")), "(4.0)")
     assert "must stop" in reason
@@ -107,8 +107,8 @@ def test_only_units_of_the_activated_box_move_4_0():
     # a unit that arrives in the active box this March does not join it
     end_march(g)
     activate(g, "indianapolis")
-    g.apply(move(other, ("cincinnati", "rail")))
-    refused(g, move(b, ("columbus_oh", "rail")), "(4.0)")
+    g.apply(move(other, ("dayton", "rail"), ("cincinnati", "rail")))
+    refused(g, move(b, ("dayton", "rail")), "(4.0)")
 
 
 def test_no_activation_without_marches_left_4_0():
@@ -126,9 +126,9 @@ def test_units_may_move_to_different_boxes_in_one_march_4_0():
     a, b, c = [u["id"] for u in g.units_in("cincinnati")]
     activate(g, "cincinnati")
     g.apply(move(a, ("dayton", "rail")))
-    g.apply(move(b, ("columbus_oh", "rail")))
-    g.apply(move(c, ("indianapolis", "rail")))
-    assert [unit(g, u).loc for u in (a, b, c)] == ["dayton", "columbus_oh", "indianapolis"]
+    g.apply(move(b, ("chillicothe", "rail")))
+    g.apply(move(c, ("bloomington_in", "rail")))
+    assert [unit(g, u).loc for u in (a, b, c)] == ["dayton", "chillicothe", "bloomington_in"]
 
 
 # ---------------------------------------------------------------- 4.1
@@ -175,9 +175,9 @@ def test_union_may_move_along_the_potomac_4_2():
 
 # ---------------------------------------------------------------- 4.3
 def test_no_entrenching_in_a_box_with_enemy_units_4_3():
-    g = game(marches=2, units={"union": {"indianapolis": ["MI"]}, "confederate": {"cincinnati": ["MI"]}})
-    mil = uid(g, "indianapolis", "MI")
-    activate(g, "indianapolis")
+    g = game(marches=2, units={"union": {"dayton": ["MI"]}, "confederate": {"cincinnati": ["MI"]}})
+    mil = uid(g, "dayton", "MI")
+    activate(g, "dayton")
     g.apply(move(mil, ("cincinnati", "rail")))       # a Recruitment City: one March would do
     refused(g, {"type": "activate", "box": "cincinnati"}, "(4.0)")
     g2 = forced(g, active="cincinnati", march_units=[mil])
@@ -214,17 +214,17 @@ def test_entrenching_outside_a_city_needs_units_that_have_not_moved_4_3():
     g = game(marches=3, units={"union": {"gettysburg": ["MI"]}})
     mil = uid(g, "gettysburg", "MI")
     activate(g, "gettysburg")
-    g.apply(move(mil, ("harrisburg", "road")))        # Harrisburg has a shield; Gettysburg not
+    g.apply(move(mil, ("harrisburg", "rail")))        # Gettysburg has no shield
     end_march(g)
     activate(g, "harrisburg")
-    g.apply(move(mil, ("gettysburg", "road")))
+    g.apply(move(mil, ("gettysburg", "rail")))
     assert unit(g, mil).m == 2
     assert {"type": "activate", "box": "gettysburg"} not in g.legal_actions()
 
 
 @pytest.mark.parametrize("fort, start, kind", [("washington", "baltimore", "rail"),
                                                ("richmond", "petersburg", "rail"),
-                                               ("fort_monroe", "yorktown", "road"),
+                                               ("fort_monroe", "yorktown", "river"),
                                                ("vicksburg", "monroe", "rail")])
 def test_permanent_entrenchments_entrench_at_the_start_of_a_player_turn_4_3(fort, start, kind):
     g = game(marches=1, dice=[2], units={"union": {start: ["MI"]}})
@@ -265,12 +265,12 @@ def test_jump_move_may_not_end_in_an_enemy_box_4_4():
 
 def test_infantry_may_not_make_cavalry_jumps_4_4():
     """All-Union boxes make the railroad friendly, so only the jump itself is at stake."""
-    g = game(units={"union": {"cincinnati": ["VI"]}, "confederate": {"indianapolis": ["MI"]}})
-    vet = uid(g, "cincinnati", "VI")
-    activate(g, "cincinnati")
-    reason = refused(g, move(vet, ("indianapolis", "rail"), ("fort_wayne", "rail")), "(4.4)")
+    g = game(units={"union": {"indianapolis": ["VI"]}, "confederate": {"dayton": ["MI"]}})
+    vet = uid(g, "indianapolis", "VI")
+    activate(g, "indianapolis")
+    reason = refused(g, move(vet, ("dayton", "rail"), ("cincinnati", "rail")), "(4.4)")
     assert "only cavalry may jump" in reason.lower()
-    g.apply(move(vet, ("dayton", "rail"), ("indianapolis", "rail")))   # may attack it, though
+    g.apply(move(vet, ("fort_wayne", "rail"), ("dayton", "rail")))   # may attack it, though
 
 
 # ---------------------------------------------------------------- 4.5
@@ -311,10 +311,10 @@ def test_sea_movement_is_union_only_4_6():
 
 
 def test_sea_movement_starts_in_a_port_and_unmoved_4_6():
-    g = game(marches=3, units={"union": {"trenton": ["MI", "MI"]}})
-    a, b = [u["id"] for u in g.units_in("trenton")]
-    refused(g, {"type": "sea_move", "unit": a, "to": "philadelphia"}, "(4.6)")
-    activate(g, "trenton")
+    g = game(marches=3, units={"union": {"philadelphia": ["MI", "MI"]}})
+    a, b = [u["id"] for u in g.units_in("philadelphia")]
+    refused(g, {"type": "sea_move", "unit": a, "to": "baltimore"}, "(4.6)")   # not a port
+    activate(g, "philadelphia")
     g.apply(move(a, ("new_york", "rail")))             # now in a port, but it has moved
     end_march(g)
     refused(g, {"type": "sea_move", "unit": a, "to": "baltimore"}, "(4.6)")
@@ -326,7 +326,7 @@ def test_sea_movement_only_to_union_controlled_ports_4_6():
     a, b, c = [u["id"] for u in g.units_in("new_york")]
     refused(g, {"type": "sea_move", "unit": a, "to": "charleston_sc"}, "(4.6)")
     refused(g, {"type": "sea_move", "unit": a, "to": "pensacola"}, "(4.6)")
-    refused(g, {"type": "sea_move", "unit": a, "to": "trenton"}, "(4.6)")    # not a port
+    refused(g, {"type": "sea_move", "unit": a, "to": "philadelphia"}, "(4.6)")    # not a port
     g.apply({"type": "sea_move", "unit": a, "to": "new_orleans"})          # a Union marker
     g.apply({"type": "sea_move", "unit": b, "to": "baltimore"})
     assert (unit(g, a).loc, unit(g, b).loc) == ("new_orleans", "baltimore")
@@ -335,24 +335,24 @@ def test_sea_movement_only_to_union_controlled_ports_4_6():
 def test_each_unit_moved_by_sea_is_one_march_4_6():
     g = game(marches=3, units={"union": {"new_york": ["MI", "MI", "MI"]}})
     a, b, c = [u["id"] for u in g.units_in("new_york")]
-    g.apply({"type": "sea_move", "unit": a, "to": "philadelphia"})
-    g.apply({"type": "sea_move", "unit": b, "to": "philadelphia"})
+    g.apply({"type": "sea_move", "unit": a, "to": "atlantic_city"})
+    g.apply({"type": "sea_move", "unit": b, "to": "atlantic_city"})
     assert g.marches == 1
 
 
 def test_no_other_movement_after_sea_movement_but_entrench_in_a_city_4_6():
     g = game(marches=3, units={"union": {"new_york": ["MI"]}})
     mil = uid(g, "new_york", "MI")
-    g.apply({"type": "sea_move", "unit": mil, "to": "philadelphia"})
-    activate(g, "philadelphia")
-    refused(g, move(mil, ("trenton", "rail")), "(4.6)")
+    g.apply({"type": "sea_move", "unit": mil, "to": "atlantic_city"})
+    activate(g, "atlantic_city")
+    refused(g, move(mil, ("philadelphia", "rail")), "(4.6)")
     refused(g, {"type": "sea_move", "unit": mil, "to": "baltimore"}, "(4.6)")
     g.apply({"type": "entrench", "unit": mil})          # the second March: entrenched
     assert unit(g, mil).ent and unit(g, mil).m == 2
 
 
 def test_no_entrenching_after_sea_movement_outside_a_city_4_6():
-    g = game(marches=3, units={"union": {"new_york": ["MI"], "trenton": ["MI"]}})
+    g = game(marches=3, units={"union": {"new_york": ["MI"], "philadelphia": ["MI"]}})
     mil = uid(g, "new_york", "MI")
     g.apply({"type": "sea_move", "unit": mil, "to": "pensacola"})      # a port with no shield
     assert {"type": "activate", "box": "pensacola"} not in g.legal_actions()
@@ -421,3 +421,60 @@ def test_invasion_battle_gives_the_defender_the_river_bonus_4_7_5_34():
             if rnd > 1:
                 g.apply({"type": "open_fire"})
             g.apply({"type": "target", "unit": vet, "target": mil})
+
+
+# 4.3 as corrected in engine version 2 (ruling R40). Manassas Jct. (no shield) and
+# Nashville (a Recruitment City) are on both the old and the printed board.
+def entrench_position(engine=2):
+    return rules_engine.from_position({
+        "engine": engine, "scenario": "1861", "turn": 3, "side": "confederate",
+        "phase": "movement", "marches": 3,
+        "units": {"union": {"washington": ["MI"]},
+                  "confederate": {"manassas_junction": ["MI", "MI"], "nashville": ["MI"]}}})
+
+
+def test_entrenching_outside_a_city_takes_two_separate_marches_4_3():
+    g = entrench_position()
+    a, b = [u["id"] for u in g.units_in("manassas_junction")]
+    activate(g, "manassas_junction")
+    g.apply({"type": "entrench", "unit": a})
+    assert unit(g, a).dig and not unit(g, a).ent and g.marches == 2
+    reason = refused(g, {"type": "entrench", "unit": a}, "(4.3)")
+    assert "two Marches" in reason
+    g.apply(move(b, ("fredericksburg", "road")))          # the same March moves the others
+    end_march(g)
+    activate(g, "manassas_junction")                       # the second March
+    g.apply({"type": "entrench", "unit": a})
+    assert unit(g, a).ent and unit(g, a).m == 2 and g.marches == 1
+
+
+def test_a_unit_that_entrenches_does_not_move_in_that_march_4_3():
+    g = entrench_position()
+    a = ids_in(g, "manassas_junction")[0]
+    activate(g, "manassas_junction")
+    g.apply({"type": "entrench", "unit": a})
+    assert not [x for x in g.legal_actions() if x.get("unit") == a]
+    refused(g, move(a, ("fredericksburg", "road")), "(4.3)")
+    end_march(g)
+    city = ids_in(g, "nashville")[0]
+    activate(g, "nashville")
+    g.apply({"type": "entrench", "unit": city})           # one March in a Recruitment City
+    assert unit(g, city).ent and g.active is None          # nobody left to act: closed
+    g2 = rules_engine.from_position({**g.state(), "active": "nashville", "march_units": []})
+    refused(g2, move(city, ("murfreesboro", "rail")), "(4.3)")
+
+
+def test_version_1_games_keep_entrenching_in_one_activation_4_3():
+    """Engine version 1 let both digging steps share one activation, and moves after."""
+    g = entrench_position(engine=1)
+    a = ids_in(g, "manassas_junction")[0]
+    activate(g, "manassas_junction")
+    g.apply({"type": "entrench", "unit": a})
+    assert move(a, ("fredericksburg", "road")) in g.legal_actions()
+    g.apply({"type": "entrench", "unit": a})
+    assert unit(g, a).ent and g.marches == 2
+    assert rules_engine.replay(g.header, g.events).state_json() == g.state_json()
+
+
+def ids_in(g, box):
+    return [u["id"] for u in g.units_in(box)]

@@ -6,7 +6,7 @@ import pytest
 
 import rules_engine
 
-from .helpers import game, move, refused, uid, unit
+from .helpers import game, move, position, refused, uid, unit
 
 
 def moves_to(g, unit_id):
@@ -110,7 +110,7 @@ def test_4_9_union_rail_bonus_three_boxes(on):
     g.apply({"type": "activate", "box": "washington"})
     reach = moves_to(g, mi)
     assert ("baltimore", "harrisburg") in reach
-    assert (("baltimore", "harrisburg", "pittsburgh") in reach) is on
+    assert (("baltimore", "harrisburg", "scranton") in reach) is on
 
 
 # ---------------------------------------------------------------- 5.2
@@ -322,3 +322,84 @@ def test_11_3_game_ends_after_the_chosen_march():
     assert g.turn == 17 and "(11.3)" in g.result["reason"] and g.result["level"]
     with pytest.raises(ValueError):
         rules_engine.new_game("1863", options=["11.3:1862"], seed="x")
+
+
+# 03/1862 with the Union holding four Confederate cities of value 2: a Union Decisive
+# difference (11.3 table) on a sudden-death check.
+DECISIVE_MARCH_1862 = dict(
+    turn=7, side="confederate", phase="recruit_roll",
+    units={"union": {"washington": ["MI"]}, "confederate": {"nashville": ["MI"]}},
+    control={"union": ["new_orleans", "mobile", "wilmington", "charleston_sc"]})
+
+
+def finish_the_game_turn(g):
+    g.apply({"type": "roll_recruits"})
+    while g.result is None and g.turn == 7:
+        g.apply({"type": "end_recruitment"} if g.phase == "recruitment" else g.legal_actions()[0])
+
+
+@pytest.mark.parametrize("scenario, options", [
+    ("1861-short", ["11.3:sudden-death"]),
+    ("1861", ["11.3:1863", "11.3:sudden-death"]),
+    ("1862", ["11.3:sudden-death", "11.3:1864"]),
+])
+def test_11_3_sudden_death_only_with_the_campaign_game_ending(scenario, options):
+    with pytest.raises(ValueError, match=r"sudden death \(11\.3\) needs the Campaign Game ending"):
+        rules_engine.new_game(scenario, options=options, seed="x")
+    with pytest.raises(ValueError, match=r"sudden death \(11\.3\)"):
+        rules_engine.from_position(dict(position(**DECISIVE_MARCH_1862), scenario=scenario),
+                                   options=options)
+
+
+def test_11_3_sudden_death_with_the_campaign_game_ending_stops_at_a_decisive_march():
+    g = rules_engine.from_position(position(**DECISIVE_MARCH_1862), dice=[2],
+                                   options=["11.3:sudden-death"])
+    finish_the_game_turn(g)
+    assert g.result["level"] == "Union Decisive" and g.turn == 7
+
+
+def test_11_3_version_1_games_keep_sudden_death_with_a_march_ending():
+    """Engine version 1 accepted the combination: such games replay as they were played."""
+    g = rules_engine.from_position(position(engine=1, **DECISIVE_MARCH_1862), dice=[2],
+                                   options=["11.3:1863", "11.3:sudden-death"])
+    finish_the_game_turn(g)
+    assert g.result["level"] == "Union Decisive" and g.turn == 7
+    again = rules_engine.replay(g.header, g.events)
+    assert again.state_json() == g.state_json()
+    short = rules_engine.replay({"engine": 1, "scenario": "1861-short",
+                                 "options": ["11.3:sudden-death"]}, [])
+    assert "11.3:sudden-death" in short.options
+
+
+def kentucky_battle(engine=2, dice=(), defender=("MC",), others_union=False):
+    """09/1861, the Union attacks Confederate units in Nashville, beside Bowling Green."""
+    pos = dict(turn=3, phase="battle_choice", options=["4.12"],
+               units={"union": {"nashville": ["VI"]}, "confederate": {"nashville": list(defender)}})
+    if others_union:          # the only friendly way out of Nashville is into Kentucky
+        probe = rules_engine.from_position(position(engine=engine, **pos))
+        pos["control"] = {"union": [n for n in probe._adjacent("nashville", "confederate")
+                                    if n != "bowling_green"]}
+    g = rules_engine.from_position(position(engine=engine, **pos), dice=list(dice))
+    g.apply({"type": "fight", "box": "nashville"})
+    return g
+
+
+@pytest.mark.parametrize("engine", [2, 1])
+def test_4_12_lifted_by_a_confederate_withdrawal_into_kentucky(engine):
+    g = kentucky_battle(engine)
+    g.apply({"type": "withdraw", "to": "bowling_green"})              # 5.6
+    assert g.units_in("bowling_green", "confederate")
+    lifted = engine >= 2                    # version 1 counted only moves (ruling R41)
+    assert g.ky_entered is lifted and g._may_enter("union", "bowling_green") is lifted
+    assert any(e["type"] == "kentucky_entered" for e in g.events) is lifted
+
+
+@pytest.mark.parametrize("engine", [2, 1])
+def test_4_12_lifted_by_a_confederate_retreat_into_kentucky(engine):
+    g = kentucky_battle(engine, dice=[6, 6], defender=("MI",), others_union=True)
+    for _ in range(2):                                   # round 1: both sides miss
+        g.apply(next(a for a in g.legal_actions() if a["type"] == "target"))
+    assert g.battle["step"] == "prepare" and g.to_act == "confederate"
+    g.apply({"type": "retreat", "to": "bowling_green"})              # 5.4
+    lifted = engine >= 2
+    assert g.ky_entered is lifted and g._may_enter("union", "bowling_green") is lifted

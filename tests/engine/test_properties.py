@@ -72,6 +72,7 @@ def play(scenario, options, seed, rng, check_every=25):
 
 RULE_OPTIONS = sorted(o for o in IMPLEMENTED if not o.startswith("11.3"))
 ENDINGS = {"1861": ["11.3:1862", "11.3:1863", "11.3:1864"], "1861-short": [],
+           "1861-first-printing": ["11.3:1862", "11.3:1863", "11.3:1864"],
            "1862": ["11.3:1863", "11.3:1864"], "1863": ["11.3:1864"], "1864": []}
 
 
@@ -82,8 +83,8 @@ def scenario_and_options(draw):
     ending = draw(st.sampled_from([None] + ENDINGS[scenario]))
     if ending:
         options.append(ending)
-    if scenario != "1861-short" and draw(st.booleans()):
-        options.append("11.3:sudden-death")
+    if scenario != "1861-short" and not ending and draw(st.booleans()):
+        options.append("11.3:sudden-death")          # only to the Campaign ending (R42)
     return scenario, options
 
 

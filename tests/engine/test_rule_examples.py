@@ -55,7 +55,7 @@ def test_entrenchment_examples_4_3():
     five = [u["id"] for u in g.units_in("cincinnati")]
     g.apply({"type": "activate", "box": "cincinnati"})
     for u in five[:3]:
-        g.apply(move(u, ("indianapolis", "rail"), ))
+        g.apply(move(u, ("dayton", "rail"), ))
     for u in five[3:]:
         g.apply({"type": "entrench", "unit": u})
     assert [unit(g, u).ent for u in five] == [False] * 3 + [True] * 2
@@ -63,8 +63,8 @@ def test_entrenchment_examples_4_3():
 
 
 def test_entrenchment_outside_recruitment_city_takes_two_marches_4_3():
-    g = game(side="confederate", marches=4, units={"confederate": {"manassas_junction": ["VI"], "culpeper": ["MI"]}})
-    vet, mil = uid(g, "manassas_junction", "VI"), uid(g, "culpeper", "MI")
+    g = game(side="confederate", marches=4, units={"confederate": {"manassas_junction": ["VI"], "gordonsville": ["MI"]}})
+    vet, mil = uid(g, "manassas_junction", "VI"), uid(g, "gordonsville", "MI")
     g.apply({"type": "activate", "box": "manassas_junction"})
     g.apply({"type": "entrench", "unit": vet})
     assert unit(g, vet).dig and not unit(g, vet).ent
@@ -72,7 +72,7 @@ def test_entrenchment_outside_recruitment_city_takes_two_marches_4_3():
     g.apply({"type": "entrench", "unit": vet})
     assert unit(g, vet).ent
     # moving in and entrenching at Manassas in one turn would take three Marches
-    g.apply({"type": "activate", "box": "culpeper"})
+    g.apply({"type": "activate", "box": "gordonsville"})
     g.apply(move(mil, ("manassas_junction", "rail")))
     g.apply({"type": "activate", "box": "manassas_junction"})
     refused(g, {"type": "entrench", "unit": mil}, "(4.3)")

@@ -70,6 +70,15 @@ TABLES = {
     },
 }
 TABLES["1861-short"] = TABLES["1861"]
+# The first printing's 2.0, as the Hungarian rules give it (only the positions differ).
+TABLES["1861-first-printing"] = {
+    "union": "3 Mi Washington; 2 Mi Chicago; 2 Mi Fort Wayne; 1 Mi Harper's Ferry; "
+             "1 Mi Pittsburgh; 1 Mi Canton; 1 Mi Columbus; 1 Mi St. Louis",
+    "confederate": "1 Mi Manassas Junction; 1 Mi Fredericksburg; 1 Mi Front Royal; "
+                   "1 Mi Charleston (South Carolina); 1 Mi Mobile; 1 Mi Jefferson City; "
+                   "1 Mi Atlanta; 1 Mi New Orleans",
+    "markers": {}, "max": (34, 29),
+}
 PERMANENT = {"washington", "richmond", "fort_monroe", "vicksburg"}
 
 
@@ -105,7 +114,7 @@ def test_scenario_matches_the_rulebook_table(scenario):
 
 
 @pytest.mark.parametrize("scenario,start,union_pool_mi", [
-    ("1861", "07 1861", 0), ("1862", "04 1862", 4), ("1863", "04 1863", 4), ("1864", "04 1864", 5)])
+    ("1861", "07 1861", 0), ("1861-first-printing", "07 1861", 0), ("1862", "04 1862", 4), ("1863", "04 1863", 4), ("1864", "04 1864", 5)])
 def test_scenario_start_date_first_player_and_draft(scenario, start, union_pool_mi):
     """11.2: April start, the Union first, drafting that year's Militia; two Marches."""
     g = rules_engine.new_game(scenario=scenario, seed="start")

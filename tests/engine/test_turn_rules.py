@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+import rules_engine
+from rules_engine import load_map
+
 from .helpers import game, move, refused, uid, unit
 
 MISS = 6
 
-CSA_CITIES = ["richmond", "petersburg", "lynchburg", "raleigh", "wilmington", "columbia",
-              "charleston_sc", "savannah", "augusta", "atlanta", "montgomery", "mobile",
-              "chattanooga", "knoxville", "nashville", "memphis", "jackson_ms", "vicksburg",
-              "new_orleans", "little_rock", "springfield_mo"]
+# The Confederacy's own Recruitment Cities: gray boxes with a red shield.
+CSA_CITIES = sorted(b.id for b in load_map().boxes.values()
+                    if b.color == "confederate" and b.shields.get("confederate"))
 SEVEN = ["new_orleans", "mobile", "atlanta", "memphis", "charleston_sc", "wilmington", "richmond"]
 
 
@@ -144,23 +146,23 @@ def test_recruit_only_in_own_controlled_cities_with_own_shield_7_0():
     refused(g, {"type": "recruit", "unit_type": "MI", "box": "nashville"}, "(7.0)")   # red shield only
     refused(g, {"type": "recruit", "unit_type": "MI", "box": "cincinnati"}, "7.0")    # not controlled
     refused(g, {"type": "recruit", "unit_type": "MI", "box": "gettysburg"}, "(7.0)")  # no shield
-    g.apply({"type": "recruit", "unit_type": "MI", "box": "trenton"})
-    assert [u["type"] for u in g.units_in("trenton")] == ["MI"]
+    g.apply({"type": "recruit", "unit_type": "MI", "box": "canton"})
+    assert [u["type"] for u in g.units_in("canton")] == ["MI"]
 
 
 def test_one_recruit_per_city_per_segment_7_0():
     g = recruiting()
-    g.apply({"type": "recruit", "unit_type": "MI", "box": "trenton"})
-    refused(g, {"type": "recruit", "unit_type": "MC", "box": "trenton"}, "(7.0)")
+    g.apply({"type": "recruit", "unit_type": "MI", "box": "canton"})
+    refused(g, {"type": "recruit", "unit_type": "MC", "box": "canton"}, "(7.0)")
     g.apply({"type": "recruit", "unit_type": "MC", "box": "new_york"})
     assert g.recruit["points"] == 4
 
 
 def test_only_militia_from_the_pool_are_recruited_7_0():
     g = recruiting(pool={"union": {"MI": 0, "MC": 1}})
-    refused(g, {"type": "recruit", "unit_type": "VI", "box": "trenton"}, "(7.0)")
-    assert "Pool" in refused(g, {"type": "recruit", "unit_type": "MI", "box": "trenton"}, "(7.0)")
-    g.apply({"type": "recruit", "unit_type": "MC", "box": "trenton"})
+    refused(g, {"type": "recruit", "unit_type": "VI", "box": "canton"}, "(7.0)")
+    assert "Pool" in refused(g, {"type": "recruit", "unit_type": "MI", "box": "canton"}, "(7.0)")
+    g.apply({"type": "recruit", "unit_type": "MC", "box": "canton"})
     assert pool(g, "union", "MC") == 0
 
 
@@ -239,7 +241,7 @@ def test_passing_through_a_box_does_not_capture_it_8_0():
 
 @pytest.mark.parametrize("side, start, kind, maxima", [
     ("union", "cincinnati", "river", (35, 29)),
-    ("confederate", "bowling_green", "rail", (34, 30))])
+    ("confederate", "munfordville", "rail", (34, 30))])
 def test_capturing_neutral_louisville_lowers_nobody_7_1(side, start, kind, maxima):
     g = game(side=side, marches=1, units={side: {start: ["MI"]}})
     assert g.controller("louisville") is None                    # Kentucky starts neutral
@@ -334,7 +336,7 @@ def test_confederacy_wins_by_capturing_washington_10_0():
     assert g.result["winner"] == "confederate" and "Washington" in g.result["reason"]
 
 
-@pytest.mark.parametrize("markers, wins", [(["pittsburgh", "trenton"], True), (["pittsburgh"], False)])
+@pytest.mark.parametrize("markers, wins", [(["pittsburgh", "canton"], True), (["pittsburgh"], False)])
 def test_confederacy_wins_with_a_greater_army_maximum_10_0(markers, wins):
     """Cairo's capture: 29 + 1 against 34 - markers - 1; a tie is not enough."""
     g = game(side="confederate", marches=1, control={"confederate": markers},
@@ -361,7 +363,7 @@ def test_confederacy_wins_at_the_end_of_turn_40_10_0():
     assert end_of(39).result is None and end_of(39).turn == 40
 
 
-@pytest.mark.parametrize("markers, winner", [([], "union"), (["trenton"], "confederate")])
+@pytest.mark.parametrize("markers, winner", [([], "union"), (["canton"], "confederate")])
 def test_short_scenario_ends_after_turn_10_on_army_maximum_lead_11_1(markers, winner):
     g = end_of(10, scenario="1861-short", control={"confederate": markers})
     assert g.result["winner"] == winner and "11.1" in g.result["reason"]
@@ -390,3 +392,43 @@ def test_the_defender_who_wins_promotes_too_6_0():
     vet = uid(g, "corinth", "VI", "confederate")
     g.apply({"type": "promote", "unit": vet})
     assert [u["type"] for u in g.units_in("corinth")] == ["CI"]
+
+
+# 8.0 / 10.0 (ruling R45), on boxes of both boards: Union cavalry alone hold Nashville,
+# and the Army Maximum Sizes are level while they do.
+def cavalry_leaves_nashville(engine=2, options=()):
+    pos = {"engine": engine, "options": list(options), "scenario": "1861", "turn": 3,
+           "side": "union", "phase": "movement", "marches": 2, "cav_only": ["nashville"], "control": {"union": ["nashville"]},
+           "units": {"union": {"nashville": ["MC"], "mobile": ["MI"]},
+                     "confederate": {"richmond": ["MI"]}}}
+    probe = rules_engine.from_position(pos)
+    diff = probe.army_maximum("union") - probe.army_maximum("confederate")
+    ones = sorted(b for b, box in probe.map.boxes.items() if box.color == "union"
+                  and dict(box.shields) == {"union": 1} and b != "washington")
+    assert 0 <= diff <= len(ones)
+    pos["control"]["confederate"] = ones[:diff]               # level: Confederate = Union
+    g = rules_engine.from_position(pos)
+    assert g.army_maximum("union") == g.army_maximum("confederate") and g.result is None
+    cav = g.units_in("nashville")[0]["id"]
+    g.apply({"type": "activate", "box": "nashville"})
+    g.apply({"type": "move", "unit": cav, "path": ["murfreesboro"], "by": ["rail"]})
+    return g
+
+
+def test_a_victory_given_by_a_cavalry_reversion_stops_play_at_once_8_0_10_0():
+    g = cavalry_leaves_nashville()
+    assert g.controller("nashville") == "confederate"               # reverted at once (8.0)
+    assert g.result["winner"] == "confederate" and "(10.0)" in g.result["reason"]
+    assert g.phase == "over" and g.side == "union"                # the Union Movement Segment
+
+
+def test_version_1_games_judge_a_cavalry_reversion_at_the_end_of_the_combat_segment_8_0():
+    g = cavalry_leaves_nashville(engine=1)
+    assert g.controller("nashville") == "confederate" and g.result is None
+    g.apply({"type": "end_movement"})        # capturing Mobile undoes the Confederate lead
+    assert g.controller("mobile") == "union" and g.result is None
+
+
+def test_with_10_1_a_cavalry_reversion_waits_for_the_end_of_the_union_player_turn_8_0():
+    g = cavalry_leaves_nashville(options=["10.1"])
+    assert g.controller("nashville") == "confederate" and g.result is None
