@@ -196,7 +196,7 @@ def dump(msg: _ServerMessage) -> str:
     (an echoed "ref" is sent even when it is null, because the client sent it)."""
     data = msg.model_dump(mode="json", exclude_unset=True)
     data.pop("type", None)
-    return json.dumps({"type": msg.model_fields["type"].default, **data}, separators=(",", ":"))
+    return json.dumps({"type": type(msg).model_fields["type"].default, **data}, separators=(",", ":"))
 
 
 def json_schema() -> dict:
