@@ -9,7 +9,7 @@ see a queue. An admin may
   - annul the game: an "annul" event; the game is finished with no winner;
   - dismiss a dispute (no event: the game does not change).
 Every decision needs a written reason, is written to the audit log (who, when, why,
-what), and the players are told (in-site notices, and app.notify when present).
+what), and the players are told (a notice, with mail and webhooks as each chose).
 Only users with users.is_admin may do any of it (`python -m app make-admin NAME`).
 """
 from __future__ import annotations

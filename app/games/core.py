@@ -157,10 +157,12 @@ class CommandCore:
         return Entry(g, game.seq, stack, game.header, game.seed)
 
     def run_command(self, gid: str, fn: Callable[[Connection, GameRow], Any]) -> Any:
-        """Run one write command with retries on lost races; publish after commit.
+        """Run one write command: fn(conn, games row) under the game's lock, in one
+        transaction; fn reads the state (self.state), appends (self.append: commits) and
+        publishes (self.publish). Retried on a lost race.
 
         The first attempt trusts the cached games row: if another process appended in
-        the meantime, the conditional UPDATE in _append matches no row and we retry with
+        the meantime, the conditional UPDATE in append matches no row and we retry with
         a fresh read; a refusal (ApiError) based on the cached row is re-checked too."""
         with self._lock(gid):
             for attempt in range(10):
@@ -192,7 +194,7 @@ class CommandCore:
             raise ApiError(503, "the game is too busy; try again", "busy")
 
     def append(self, s: Connection, game: GameRow, recs: list[Rec],
-                updates: dict | None = None, command: dict | None = None) -> list[EventRec]:
+               updates: dict | None = None, command: dict | None = None) -> list[EventRec]:
         """Append events after game.seq in the caller's transaction and commit.
 
         The conditional UPDATE of games.seq (expected old seq) and the primary key of
@@ -229,6 +231,7 @@ class CommandCore:
         return out
 
     def publish(self, game: GameRow, entry: Entry | None, recs: list[EventRec]) -> Change | None:
+        """Hand the committed events to the hub (every socket of the game); the Change."""
         if not recs:
             return None
         events = [r.out() for r in recs]
@@ -294,7 +297,6 @@ class CommandCore:
     def _check_action_id(action_id: str | None) -> None:
         if action_id is not None and not (1 <= len(action_id) <= 64):
             raise ApiError(422, "action_id must be 1 to 64 characters", "invalid_request")
-
 
     def _require_player(self, game: GameRow, user: User) -> list[str]:
         sides = self.sides_of(game, user.id)

@@ -213,7 +213,6 @@ def delete_vacation(request: Request, user: User = Depends(current_user)):
         return out
 
 
-
 # --------------------------------------------------------------------------- pages
 
 @pages.get("/notifications", response_class=HTMLResponse)
@@ -225,7 +224,6 @@ def notifications_page(request: Request):
         games = waiting_games(conn, deps.deadlines(request), auth.user.id)
         notes = outbox.recent_notices(conn, auth.user.id, 100)
     return render(request, "notifications.html", waiting=games, notices=notes)
-
 
 
 def _unsubscribe(request: Request, t: str) -> int | None:
@@ -245,9 +243,9 @@ def unsubscribe_page(request: Request, t: str = ""):
     uid = _unsubscribe(request, t)
     if uid is None:
         return render(request, "notifications_message.html", status=400, title="Unsubscribe",
-                       message="This unsubscribe link is not valid.")
+                      message="This unsubscribe link is not valid.")
     return render(request, "notifications_message.html", title="Unsubscribed",
-                   message="You will get no more mail from us. You can turn notices back on in your settings.")
+                  message="You will get no more mail from us. You can turn notices back on in your settings.")
 
 
 @pages.post("/unsubscribe")
@@ -264,16 +262,16 @@ def verify_page(request: Request, t: str = ""):
     got = deps.notices(request).read_verify_token(t)
     if got is None:
         return render(request, "notifications_message.html", status=400, title="Email address",
-                       message="This confirmation link is not valid or has expired.")
+                      message="This confirmation link is not valid or has expired.")
     uid, email = got
     with deps.db(request).write() as conn:
         u = conn.execute(select(outbox.T_USERS.c.email).where(outbox.T_USERS.c.id == uid)).first()
         if u is None or (u.email or "").lower() != email.lower():
             return render(request, "notifications_message.html", status=409, title="Email address",
-                           message="This link is for an address that is no longer on the account.")
+                          message="This link is for an address that is no longer on the account.")
         _ensure_prefs(conn, uid)
         conn.execute(update(outbox.T_PREFS).where(outbox.T_PREFS.c.user_id == uid)
                      .values(verified_email=email, verified_at=deps.clock(request).now()))
         conn.commit()
     return render(request, "notifications_message.html", title="Email address confirmed",
-                   message=f"Notices will go to {email}.")
+                  message=f"Notices will go to {email}.")

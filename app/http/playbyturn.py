@@ -102,7 +102,6 @@ def put_orders(game_id: str, body: OrdersIn, request: Request, user: User = Depe
     return {"orders": o, "summary": orders.describe_orders(o or {})}
 
 
-
 # --------------------------------------------------------------------------- admin outbox
 
 def _require_admin(user: User) -> None:
@@ -148,7 +147,6 @@ def admin_retry(message_id: int, request: Request, user: User = Depends(current_
     return {"ok": True}
 
 
-
 # --------------------------------------------------------------------------- page
 
 @pages.get("/admin/outbox", response_class=HTMLResponse)
@@ -160,7 +158,7 @@ def outbox_page(request: Request):
         return render(request, "error.html", status=403, message="Administrators only.")
     with deps.db(request).read() as conn:
         return render(request, "notifications_outbox.html", counts=outbox_counts(conn),
-                       open_rows=outbox_rows(conn, "pending,sending,failed"),
-                       sent_rows=outbox_rows(conn, "sent,cancelled", 50))
+                      open_rows=outbox_rows(conn, "pending,sending,failed"),
+                      sent_rows=outbox_rows(conn, "sent,cancelled", 50))
 
 

@@ -1,4 +1,4 @@
-"""The outbox worker: delivers email (SMTP) and webhook calls written by app.notify,
+"""The outbox worker: delivers email (SMTP) and webhook calls written by app.notices.outbox,
 and runs the play-by-turn timers (reminders, time-up notices, standing orders, digests).
 
 Delivery, per outbox row:

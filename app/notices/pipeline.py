@@ -86,7 +86,7 @@ class Notifier:
             types = {e.type for e in out if e.source == "server"}
             first = out[0]
             personal = first.actor if first.source != "server" or first.type in ("resign", "abort") else None
-            if "timeout" in types:  # app.deadlines notifies about its own result
+            if "timeout" in types:  # app.playbyturn.deadlines notifies about its own result
                 return
             result = new.get("result") or {}
             targets = [(uid, side) for side, uid in seats.items() if uid is not None and side != personal]

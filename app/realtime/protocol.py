@@ -2,9 +2,10 @@
 for each direction. docs/api.md publishes their JSON Schema (`python -m
 app.realtime.protocol` prints it; a test checks the two agree).
 
-Server messages on the hot path (the events and legal actions after every change) are
-built once per change by app.games.records.Change, as plain JSON; tests check that they
-validate against ServerMessage. Every other server message is built from these models.
+Server messages on the hot path (the snapshot on connect, the events and legal actions
+after every change) are built as plain JSON (Change serialises each change once for all
+sockets); tests check that they validate against ServerMessage. Every other server
+message is built from these models.
 """
 from __future__ import annotations
 

@@ -70,3 +70,27 @@ def test_docs_publish_the_current_json_schema():
     published = doc[doc.index(START) + len(START):doc.index(END)].strip().removeprefix("```json").removesuffix("```")
     assert json.loads(published) == protocol.json_schema(), \
         "docs/api.md is out of date: paste the output of python -m app.realtime.protocol"
+
+
+def test_the_snapshot_obeys_the_model(tmp_path):
+    from app.accounts.auth import Accounts
+    from app.games.service import GameService
+    from app.store.db import Database
+    from app.store.migrate import upgrade
+
+    url = f"sqlite:///{tmp_path / 'hd.sqlite3'}"
+    upgrade(url)
+    db = Database(url)
+    try:
+        svc = GameService(db, inline=True)
+        accounts = Accounts(db, "key", 30)
+        a, b = accounts.register("ann", "password1", None), accounts.register("bob", "password1", None)
+        gid = svc.create_game(a, "1861", [], "union", "live", False)["id"]
+        svc.join(b, gid)
+        snap = svc.snapshot(gid, a.id)
+        snap.pop("_seats_ids")
+        snap.update(watchers=1, online=["union"], you={"user_id": a.id, "username": "ann"})
+        msg = protocol.SERVER_MESSAGES.validate_json(json.dumps(snap))
+        assert isinstance(msg, protocol.SnapshotMsg) and msg.your_sides == ["union"]
+    finally:
+        db.dispose()
