@@ -30,7 +30,7 @@ class Subscriber:
       socket that calls websocket.send_text.
     """
     __slots__ = ("queue", "ready", "pending", "seq", "user_id", "want_state", "closed",
-                 "close_reason", "channel", "transport", "max_buffer")
+                 "close_reason", "channel", "transport", "max_buffer", "presence")
 
     def __init__(self, user_id: int | None, want_state: bool, limit: int, transport: Any = None,
                  max_buffer: int = 4 << 20):
@@ -45,6 +45,8 @@ class Subscriber:
         self.closed = False
         self.close_reason = ""
         self.channel: Channel | None = None
+        # the watcher count (and players online) this socket knows: as it arrived, then as told
+        self.presence: tuple[int, tuple[str, ...]] | None = None
 
     def _too_slow(self) -> None:
         self.closed = True

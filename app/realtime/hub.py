@@ -88,6 +88,7 @@ class Hub(PostgresFanout):
             asyncio.get_running_loop().create_task(ch.init())
         ch.add(sub)
         sub.channel = ch
+        sub.presence = self.presence_total(ch)
         self.presence_changed(ch)
         await ch.initialized.wait()
         return ch
@@ -129,6 +130,11 @@ class Hub(PostgresFanout):
     def _go_live(self, sub: Subscriber) -> None:
         pending, sub.pending = sub.pending, []
         sub.ready = True
+        ch = sub.channel
+        if ch is not None and sub.presence is not None and self.presence_total(ch) != sub.presence:
+            # the watcher count changed between this socket's arrival and its going live
+            # (a slow snapshot): it missed that broadcast, so tell it now
+            self._send_watchers(sub, ch)
         for change in pending:
             offer(sub, change)
 
@@ -184,11 +190,21 @@ class Hub(PostgresFanout):
         if total == ch.last_presence:
             return
         ch.last_presence = total
-        text = protocol.dump(protocol.WatchersMsg(game_id=ch.game_id, count=total[0], online=list(total[1])))
+        text = self._watchers_text(ch.game_id, total)
         frame = ws_frame(text)
         for sub in list(ch.subs):
-            if sub.ready:
+            if sub.ready and sub.presence != total:
                 sub.put(text, frame)
+                sub.presence = total
+
+    def _send_watchers(self, sub: Subscriber, ch: Channel) -> None:
+        total = self.presence_total(ch)
+        sub.put(self._watchers_text(ch.game_id, total))
+        sub.presence = total
+
+    @staticmethod
+    def _watchers_text(gid: str, total: tuple[int, tuple[str, ...]]) -> str:
+        return protocol.dump(protocol.WatchersMsg(game_id=gid, count=total[0], online=list(total[1])))
 
     def watchers(self, gid: str) -> int:
         ch = self.channels.get(gid)
