@@ -193,7 +193,7 @@ class Hub(PostgresFanout):
         text = self._watchers_text(ch.game_id, total)
         frame = ws_frame(text)
         for sub in list(ch.subs):
-            if sub.ready and sub.presence != total:
+            if sub.ready:
                 sub.put(text, frame)
                 sub.presence = total
 

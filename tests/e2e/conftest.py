@@ -41,7 +41,7 @@ def server(tmp_path_factory):
     log = open(tmp / "server.log", "wb")
     proc = subprocess.Popen([sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)],
                             cwd=str(ROOT), env=env, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 40
+    deadline = time.monotonic() + 120  # a loaded machine imports slowly
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError("server exited: " + (tmp / "server.log").read_text()[-2000:])
