@@ -1,62 +1,90 @@
-"""The ASGI application: app.main:app."""
+"""The ASGI application: create_app(settings) builds it (uvicorn calls
+app.main:create_app as a factory; tests may pass their own Settings).
+
+Every service is built here from the settings and kept on app.state; nothing else reads
+the environment.
+"""
 from __future__ import annotations
 
 import contextlib
 import logging
+from dataclasses import dataclass
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import __version__
-from .auth import Accounts
-from .config import Settings, get_settings
-from .db import Database
-from .errors import ApiError
-from .games import GameService
-from .hub import Hub
+from .accounts.auth import Accounts
+from .admin import disputes, integrity, replay
+from .core.clock import Clock
+from .core.config import Settings
+from .core.errors import ApiError
+from .games.service import GameService
+from .http import api, chat, me, notices, pages, playbyturn
+from .notices.mailer import Worker
+from .notices.outbox import Notices
+from .notices.pipeline import Notifier
+from .playbyturn import orders
+from .playbyturn.deadlines import Deadlines
+from .realtime import socket
+from .realtime.hub import Hub
+from .store.db import Database
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    settings = settings or get_settings()
-    logging.basicConfig(level=settings.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if settings.secret_key == Settings.model_fields["secret_key"].default:
-        logging.getLogger("app").warning("SECRET_KEY is not set: using an insecure development key")
+@dataclass
+class Services:
+    """Everything a request handler or a background task may need."""
+    settings: Settings
+    db: Database
+    clock: Clock
+    notices: Notices
+    games: GameService
+    hub: Hub
+    accounts: Accounts
+    deadlines: Deadlines
+    outbox_worker: Worker
+    integrity: integrity.PeriodicCheck
+
+
+def build_services(settings: Settings) -> Services:
     db = Database(settings.sqlalchemy_url, pool_size=settings.db_pool_size)
+    clock = Clock(settings.clock_file)
+    notices_ = Notices.from_settings(settings, clock)
     inline = settings.inline_db if settings.inline_db is not None else not settings.is_postgres
-    games = GameService(db, cache_size=settings.game_cache_size, public_url=settings.public_url, inline=inline)
+    games = GameService(db, cache_size=settings.game_cache_size, public_url=settings.public_url, inline=inline,
+                        game_seed=settings.game_seed)
     hub = Hub(games, settings.fanout_backend, dsn=settings.sqlalchemy_url, queue_limit=settings.ws_queue_limit)
-    accounts = Accounts(db, settings.secret_key, settings.session_days)
+    deadlines = Deadlines(clock, notices_, settings.vacation_days_per_year, settings.reminder_hours)
+    # in each append transaction: notices, and the clocks of by-turn games
+    games.on_append = Notifier(notices_, games, hub, deadline_hook=deadlines.on_append).on_append
+    games.automate = orders.automate  # forced moves in by-turn games
+    worker = Worker(db, settings, clock, notices_, deadlines, games=games, send=settings.mail_worker, timers=True)
+    return Services(settings, db, clock, notices_, games, hub, Accounts(db, settings.secret_key, settings.session_days),
+                    deadlines, worker, integrity.PeriodicCheck(db, settings.integrity_check_seconds))
 
+
+def _lifespan(services: Services) -> Any:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
-        await hub.start()
-        checker = getattr(app.state, "integrity", None)  # issue 6: periodic hash-chain check
-        if checker is not None:
-            checker.start()
-        pbt = getattr(app.state, "outbox_worker", None)  # issue 5: outbox + play-by-turn timers
-        if pbt is not None:
-            pbt.start()
+        await services.hub.start()
+        services.integrity.start()
+        services.outbox_worker.start()
         try:
             yield
         finally:
-            if pbt is not None:
-                await pbt.stop()
-            if checker is not None:
-                await checker.stop()
-            await hub.stop()
-            db.dispose()
+            await services.outbox_worker.stop()
+            await services.integrity.stop()
+            await services.hub.stop()
+            services.db.dispose()
+    return lifespan
 
-    app = FastAPI(title="A House Divided: game server", version=__version__, lifespan=lifespan,
-                  description="Play-by-web server for the board wargame *A House Divided*. See docs/api.md.")
-    app.state.settings = settings
-    app.state.db = db
-    app.state.games = games
-    app.state.hub = hub
-    app.state.accounts = accounts
 
+def _install_error_handlers(app: FastAPI) -> None:
+    """Every refusal answers {"detail", "code"} with a 4xx status."""
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError):
         return JSONResponse(status_code=exc.status, content={"detail": exc.detail, "code": exc.code})
@@ -80,22 +108,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(status_code=exc.status_code, content={"detail": exc.detail, "code": "http_error"},
                             headers=getattr(exc, "headers", None))
 
-    from .routes import router as api_router
-    from .ws import GameSocketMiddleware
-    from .ws import router as ws_router
-    app.include_router(api_router)
-    app.include_router(ws_router)
-    app.add_middleware(GameSocketMiddleware)
 
-    from .web import install as install_web_client; install_web_client(app)  # pages, chat, /static
-    from .pbt import install as install_play_by_turn; install_play_by_turn(app)  # notices, deadlines (issue 5)
-    from .admin import install as install_admin; install_admin(app)  # replay, export, disputes, admin (issue 6)
+def _install_routes(app: FastAPI) -> None:
+    for router in (api.router, socket.router, pages.router, chat.router, me.api, me.pages, playbyturn.api,
+                   playbyturn.pages, replay.router, disputes.router, notices.router, integrity.router,
+                   notices.pages):
+        app.include_router(router)
+    app.add_middleware(socket.GameSocketMiddleware)
+    app.mount("/static", StaticFiles(directory=str(pages.STATIC_DIR)), name="static")
 
     @app.get("/", include_in_schema=False)
     def root():
         return {"name": "A House Divided", "api": "/docs", "openapi": "/openapi.json"}
 
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    logging.basicConfig(level=settings.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if settings.secret_key == Settings.model_fields["secret_key"].default:
+        logging.getLogger("app").warning("SECRET_KEY is not set: using an insecure development key")
+    services = build_services(settings)
+    app = FastAPI(title="A House Divided: game server", version=__version__, lifespan=_lifespan(services),
+                  description="Play-by-web server for the board wargame *A House Divided*. See docs/api.md.")
+    for name, value in vars(services).items():
+        setattr(app.state, name, value)
+    _install_error_handlers(app)
+    _install_routes(app)
     return app
-
-
-app = create_app()

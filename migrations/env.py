@@ -1,4 +1,8 @@
-"""Alembic environment: the URL comes from the app settings (or the caller)."""
+"""Alembic environment: the URL comes from the caller (app.store.migrate) or the settings.
+
+It imports app.models, every table of the server, for autogenerate and for the test
+that the migrations and the models agree. The migrations themselves import no app code:
+each keeps the schema and data steps of its time."""
 from __future__ import annotations
 
 from logging.config import fileConfig
@@ -6,7 +10,7 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy import create_engine, pool, text
 
-from app.config import get_settings, normalize_database_url
+from app.core.config import Settings, normalize_database_url
 from app.models import Base
 
 config = context.config
@@ -17,7 +21,7 @@ target_metadata = Base.metadata
 
 
 def _url() -> str:
-    url = config.attributes.get("database_url") or get_settings().database_url
+    url = config.attributes.get("database_url") or Settings().database_url
     return normalize_database_url(url)
 
 

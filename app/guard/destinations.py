@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 from urllib.parse import urlsplit
 
 Resolver = Callable[[str, int], Iterable[str]]

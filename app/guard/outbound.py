@@ -8,8 +8,9 @@ used to read pages it can reach and the user cannot.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import httpx

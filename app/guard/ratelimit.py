@@ -12,8 +12,8 @@ import math
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping
 
 #: name -> (events, seconds). Generous enough that two people playing a game never
 #: meet them; tight enough that a script cannot guess passwords or flood a game.

@@ -8,8 +8,8 @@ own example is the test (tests/unit/test_ratings.py).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 SCALE = 173.7178          # Glicko-2 works on (rating - 1500) / SCALE
 TAU = 0.5                 # how much volatility may change: the paper suggests 0.3 to 1.2

@@ -9,10 +9,6 @@ from typing import Sequence, Union
 import sqlalchemy as sa
 from alembic import op
 
-# the model lives in app/chat.py; importing it registers the table on app.models.Base
-# so that "models and migrations agree" checks see it wherever migrations are loaded
-from app import chat as _chat  # noqa: F401
-
 revision: str = "0002_chat"
 down_revision: Union[str, Sequence[str], None] = "0001"
 branch_labels: Union[str, Sequence[str], None] = None

@@ -1,22 +1,22 @@
-"""event hash chain, disputes, admin audit log, in-site notices (issue 6)
+"""event hash chain, disputes, admin audit log, in-site notices
 
 - game_events.prev_hash and games.chain_head: the tamper-evident hash chain
-  (rules_engine/record.py); existing games get their chain computed here;
+  (rules_engine/record.py); existing games get their chain computed here, with the
+  hash functions of chain version 1 copied below (a migration never imports code that
+  may change after it);
 - disputes, admin_actions (the audit log), site_notices.
 
 Revision ID: 0003
 Revises: 0002_chat
 Create Date: 2026-12-01
 """
+import hashlib
 import json
-from typing import Sequence, Union
+from datetime import datetime, timezone
+from typing import Any, Sequence, Union
 
 import sqlalchemy as sa
 from alembic import op
-
-# importing the models registers their tables on app.models.Base (see 0002)
-from app import disputes as _disputes  # noqa: F401
-from app import notices as _notices  # noqa: F401
 
 revision: str = "0003"
 down_revision: Union[str, Sequence[str], None] = "0002_chat"
@@ -83,11 +83,33 @@ def upgrade() -> None:
     _backfill_chains()
 
 
+_CHAIN_TAG = "ahd-chain/1\n"
+
+
+def _canonical(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def _utc_stamp(dt: Any) -> Any:
+    if dt is None or isinstance(dt, str):
+        return dt
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+    return dt.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def header_hash(game_id: str, header: dict) -> str:
+    return hashlib.sha256((_CHAIN_TAG + _canonical({"game_id": game_id, "header": header})).encode("ascii")).hexdigest()
+
+
+def event_hash(prev: str, event: dict) -> str:
+    content = {"seq": event["seq"], "source": event["source"], "type": event["type"], "actor": event.get("actor"),
+               "at": _utc_stamp(event.get("at")), "data": event["data"]}
+    return hashlib.sha256((prev + "\n" + _canonical(content)).encode("ascii")).hexdigest()
+
+
 def _backfill_chains() -> None:
     """Chain the events of the games that existed before this migration."""
-    from datetime import datetime
-
-    from rules_engine.record import event_hash, header_hash
     conn = op.get_bind()
     games = conn.execute(sa.text("SELECT id, header FROM games")).all()
     for gid, header in games:

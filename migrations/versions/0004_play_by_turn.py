@@ -1,5 +1,5 @@
 """play by turn: notices, outbox (mail and webhooks), mail preferences, webhooks, game
-clocks, vacations, standing battle orders (issue 5)
+clocks, vacations, standing battle orders
 
 Revision ID: 0004
 Revises: 0003
@@ -9,11 +9,6 @@ from typing import Sequence, Union
 
 import sqlalchemy as sa
 from alembic import op
-
-# importing the models registers their tables on app.models.Base (see 0002)
-from app import deadlines as _deadlines  # noqa: F401
-from app import notify as _notify  # noqa: F401
-from app import orders as _orders  # noqa: F401
 
 revision: str = "0004"
 down_revision: Union[str, Sequence[str], None] = "0003"

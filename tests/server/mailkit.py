@@ -18,7 +18,7 @@ import httpx
 import psycopg
 import sqlite3
 
-from app.clock import write_offset
+from app.core.clock import write_offset
 
 from .helpers import Player, free_port
 

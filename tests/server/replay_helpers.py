@@ -27,7 +27,7 @@ def make_admin(server, cli: bool = False) -> Player:
     else:
         from sqlalchemy import create_engine, text
 
-        from app.config import normalize_database_url
+        from app.core.config import normalize_database_url
         eng = create_engine(normalize_database_url(server.database_url))
         with eng.begin() as c:
             c.execute(text("UPDATE users SET is_admin = :t WHERE id = :i"), {"t": True, "i": p.user_id})

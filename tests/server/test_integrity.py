@@ -8,7 +8,7 @@ import random
 
 from sqlalchemy import create_engine, text
 
-from app.config import normalize_database_url
+from app.core.config import normalize_database_url
 
 from .helpers import new_match, play_random
 from .replay_helpers import make_admin, run_app

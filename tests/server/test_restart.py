@@ -6,11 +6,11 @@ import random
 import httpx
 import rules_engine
 
-from .helpers import active_match_after, effective_engine_events, events, play_random
+from .helpers import TEST_GAME_SEED, active_match_after, effective_engine_events, events, play_random
 
 
 def test_restart_mid_game_loses_nothing(db_url, make_server):
-    srv = make_server(db_url)
+    srv = make_server(db_url, game_seed=TEST_GAME_SEED)
     a, b, gid = active_match_after(srv.base, 40, seed=42)
     seats = {"union": a, "confederate": b}
     before = a.game(gid)
@@ -18,7 +18,7 @@ def test_restart_mid_game_loses_nothing(db_url, make_server):
     log_before = events(srv.base, gid)
     srv.kill()  # SIGKILL: no shutdown handlers
 
-    srv2 = make_server(db_url)
+    srv2 = make_server(db_url, game_seed=TEST_GAME_SEED)
     for p in seats.values():
         p.http.base_url = srv2.base
         p.base = srv2.base

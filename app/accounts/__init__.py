@@ -1,0 +1,1 @@
+"""Accounts: registration, passwords, login sessions, API tokens, CSRF."""

@@ -1,0 +1,153 @@
+"""Accounts, sessions, API tokens and the request dependencies that use them."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from fastapi import Request
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..core.clock import iso
+from ..core.errors import ApiError
+from ..models import AuthToken, User, utcnow
+from ..store.db import Database
+from . import security
+
+UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+@dataclass
+class Auth:
+    user: User | None
+    via: str | None = None          # "cookie" | "bearer" | None
+    session_token: str | None = None
+
+
+class Accounts:
+    def __init__(self, db: Database, secret_key: str, session_days: int):
+        self.db = db
+        self.secret_key = secret_key
+        self.session_days = session_days
+
+    def register(self, username: str, password: str, email: str | None) -> User:
+        if not isinstance(username, str) or not security.USERNAME_RE.match(username):
+            raise ApiError(422, "a username is 2 to 32 letters, digits, '_', '.' or '-', starting with a "
+                                "letter or digit", "invalid_username")
+        if not isinstance(password, str) or len(password) < 8 or len(password) > 200:
+            raise ApiError(422, "a password is 8 to 200 characters", "invalid_password")
+        if email is not None and (len(email) > 254 or "@" not in email):
+            raise ApiError(422, "that is not an email address", "invalid_email")
+        user = User(username=username, username_key=username.lower(), email=email,
+                    password_hash=security.hash_password(password), created_at=utcnow())
+        with self.db.write_session() as s:
+            if s.execute(select(User.id).where(User.username_key == username.lower())).first():
+                raise ApiError(409, "that username is taken", "username_taken")
+            s.add(user)
+            try:
+                s.commit()
+            except IntegrityError:
+                raise ApiError(409, "that username is taken", "username_taken") from None
+        return user
+
+    def check_password(self, username: str, password: str) -> User:
+        with self.db.session() as s:
+            user = s.execute(select(User).where(User.username_key == str(username).lower())).scalar_one_or_none()
+        if not security.verify_password(user.password_hash if user else None, str(password)) or user is None:
+            raise ApiError(401, "wrong username or password", "bad_credentials")
+        return user
+
+    def issue(self, user: User, kind: str, name: str | None = None) -> str:
+        token = security.new_token()
+        expires = utcnow() + timedelta(days=self.session_days) if kind == "session" else None
+        with self.db.write_session() as s:
+            s.add(AuthToken(user_id=user.id, kind=kind, token_hash=security.token_hash(token), name=name,
+                            created_at=utcnow(), expires_at=expires))
+            s.commit()
+        return token
+
+    def user_for_token(self, token: str | None) -> User | None:
+        if not token or len(token) > 200:
+            return None
+        with self.db.session() as s:
+            row = s.execute(select(AuthToken, User).join(User, User.id == AuthToken.user_id)
+                            .where(AuthToken.token_hash == security.token_hash(token))).first()
+        if row is None:
+            return None
+        tok, user = row
+        if tok.revoked_at is not None:
+            return None
+        if tok.expires_at is not None:
+            exp = tok.expires_at if tok.expires_at.tzinfo else tok.expires_at.replace(tzinfo=utcnow().tzinfo)
+            if exp < utcnow():
+                return None
+        return user
+
+    def revoke(self, token: str) -> None:
+        with self.db.write_session() as s:
+            s.execute(update(AuthToken).where(AuthToken.token_hash == security.token_hash(token))
+                      .values(revoked_at=utcnow()))
+            s.commit()
+
+    def list_tokens(self, user: User) -> list[dict]:
+        with self.db.session() as s:
+            rows = s.execute(select(AuthToken).where(AuthToken.user_id == user.id, AuthToken.kind == "api",
+                                                     AuthToken.revoked_at.is_(None))).scalars().all()
+        return [{"id": t.id, "name": t.name, "created_at": iso(t.created_at)} for t in rows]
+
+    def revoke_id(self, user: User, token_id: int) -> None:
+        with self.db.write_session() as s:
+            res = s.execute(update(AuthToken).where(AuthToken.id == token_id, AuthToken.user_id == user.id,
+                                                    AuthToken.revoked_at.is_(None)).values(revoked_at=utcnow()))
+            if res.rowcount != 1:
+                raise ApiError(404, "no such token", "not_found")
+            s.commit()
+
+    def csrf_for(self, session_token: str) -> str:
+        return security.csrf_token_for(self.secret_key, session_token)
+
+    # ------------------------------------------------------------ request auth
+    def from_request(self, request: Request) -> Auth:
+        cached = getattr(request.state, "auth", None)
+        if cached is not None:
+            return cached
+        header = request.headers.get("authorization", "")
+        if header:
+            scheme, _, token = header.partition(" ")
+            if scheme.lower() != "bearer" or not token.strip():
+                raise ApiError(401, "use 'Authorization: Bearer <token>'", "bad_authorization")
+            user = self.user_for_token(token.strip())
+            if user is None:
+                raise ApiError(401, "that token is not valid (logged out, revoked or expired)", "bad_token")
+            auth = Auth(user, "bearer")
+        else:
+            cookie = request.cookies.get(security.SESSION_COOKIE)
+            user = self.user_for_token(cookie)
+            auth = Auth(user, "cookie", cookie) if user else Auth(None)
+        request.state.auth = auth
+        return auth
+
+
+def get_accounts(request: Request) -> Accounts:
+    return request.app.state.accounts
+
+
+def optional_user(request: Request) -> User | None:
+    return get_accounts(request).from_request(request).user
+
+
+def _csrf_check(request: Request, auth: Auth, form_token: str | None = None) -> None:
+    if auth.via == "cookie" and request.method in UNSAFE_METHODS:
+        presented = request.headers.get(security.CSRF_HEADER) or form_token
+        if not security.csrf_ok(get_accounts(request).secret_key, auth.session_token or "", presented):
+            raise ApiError(403, "missing or wrong CSRF token: send the X-CSRF-Token header (the hd_csrf cookie)",
+                           "csrf")
+
+
+def current_user(request: Request) -> User:
+    """The logged-in user; cookie-authenticated state changes must carry the CSRF token."""
+    auth = get_accounts(request).from_request(request)
+    if auth.user is None:
+        raise ApiError(401, "log in first (session cookie or 'Authorization: Bearer <token>')", "login_required")
+    _csrf_check(request, auth)
+    return auth.user

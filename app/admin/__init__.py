@@ -1,0 +1,2 @@
+"""Administration: disputes and decisions, integrity checks, replays and exports, and the
+command-line tools."""

@@ -1,0 +1,348 @@
+"""Replays, exports and dice statistics.
+
+GET  /api/games/{id}/replay   the replay bundle: every stored event (with its status:
+                              effective | undone | superseded, its die index for a roll,
+                              the frame it shows) and the frames (the state after each
+                              decision: the first in full, then what changed)
+GET  /api/games/{id}/export   one JSON file: header, every event with its hashes, the
+                              chain head, the final state's hash, and the seed once revealed
+POST /api/replay/file         an export file in, its verification and replay bundle out
+                              (no account needed; nothing is stored)
+GET  /api/games/{id}/dice     dice statistics of a game;  GET /api/users/{name}/dice: a player's
+Pages: /games/{id}/replay (the viewer) and /replay (open an exported file).
+
+Who may replay: everyone, once a game is over; its players while it is being played (up
+to now); administrators, any game at any time. The seed is revealed when the game ends.
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections import OrderedDict
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from sqlalchemy import or_, select
+
+import rules_engine
+from rules_engine.record import (
+    EXPORT_FORMAT,
+    Stepper,
+    chain_hashes,
+    check_chain,
+    fold,
+    header_hash,
+    rest_points,
+    utc_stamp,
+)
+from rules_engine.verify import state_sha256, verify_record
+
+from ..accounts.auth import optional_user
+from ..core.clock import iso
+from ..core.errors import ApiError, not_found
+from ..games.service import GameService
+from ..http.pages import client_map, render
+from ..models import User, table, utcnow
+from ..store.events import T_GAMES, load_game, stored_events
+
+T_USERS = table(User)
+router = APIRouter(tags=["replay"])
+REVEALED = ("finished", "aborted")
+MAX_FILE = 32 * 1024 * 1024
+
+
+# ----------------------------------------------------------------------------- reading
+def may_replay(game, user: User | None) -> bool:
+    if game.status in REVEALED:
+        return True
+    if user is None:
+        return False
+    return user.is_admin or user.id in (game.union_user_id, game.confederate_user_id)
+
+
+def _load(request: Request, gid: str) -> tuple[Any, list[dict], dict]:
+    user = optional_user(request)
+    svc: GameService = request.app.state.games
+    with svc.db.read() as s:
+        game = load_game(s, gid)
+        if game is None:
+            raise not_found()
+        if not may_replay(game, user):
+            raise ApiError(403, "a game in play is replayed only by its players (and administrators); "
+                                "everyone may replay it once it is over", "replay_forbidden")
+        evs = stored_events(s, gid)
+        names = dict(s.execute(select(T_USERS.c.id, T_USERS.c.username).where(
+            T_USERS.c.id.in_([u for u in (game.union_user_id, game.confederate_user_id) if u]))).all())
+    info = {"id": game.id, "scenario": game.scenario, "options": game.options, "mode": game.mode,
+            "status": game.status, "result": game.result, "seq": game.seq,
+            "seats": {"union": names.get(game.union_user_id), "confederate": names.get(game.confederate_user_id)},
+            "header": game.header, "seed_commitment": game.header.get("seed_commitment"),
+            "seed": game.seed if game.status in REVEALED else None, "chain_head": game.chain_head,
+            "finished_at": iso(game.finished_at), "created_at": iso(game.created_at)}
+    return game, evs, info
+
+
+# ----------------------------------------------------------------------------- bundle
+def _diff(prev: dict, cur: dict) -> dict:
+    d: dict[str, Any] = {}
+    for k, v in cur.items():
+        if k == "units":
+            continue
+        if prev.get(k) != v:
+            d[k] = v
+    pu = {u["id"]: u for u in prev["units"]}
+    ch = [u for u in cur["units"] if pu.get(u["id"]) != u]
+    if ch:
+        d["units"] = ch
+    return d
+
+
+def build_bundle(game_id: str, header: dict, events: list[dict]) -> dict:
+    """Frames (state after each decision) and the events annotated for the viewer."""
+    st = Stepper(header)
+    rests = rest_points(events)
+    f = fold(events)
+    frames: list[dict] = []
+    prev = None
+    pending: list[dict] = []
+    out_events: list[dict] = []
+    for ev in events:
+        st.push(ev)
+        pending.append(ev)
+        if ev["seq"] in rests:
+            st.settle()
+            state = st.game.state()
+            if prev is None:
+                frames.append({"full": state})
+            elif state != prev:
+                frames.append(_diff(prev, state))
+            prev = state
+            idx = len(frames) - 1
+            for p in pending:
+                o = {"seq": p["seq"], "source": p["source"], "type": p["type"], "actor": p["actor"],
+                     "at": utc_stamp(p["at"]), "data": p["data"], "status": f.status.get(p["seq"], "effective"),
+                     "frame": idx, "turn": state["turn"], "phase": state["phase"]}
+                if p["seq"] in f.roll_index:
+                    o["roll_index"] = f.roll_index[p["seq"]]
+                out_events.append(o)
+            pending = []
+    return {"events": out_events, "frames": frames, "taken_back": f.taken_back,
+            "map": client_map(st.game.engine_version)}
+
+
+class BundleCache:
+    """Bundles of games by (id, seq): a replay is computed once per new seq."""
+
+    def __init__(self, size: int = 32):
+        self.size = size
+        self._d: OrderedDict = OrderedDict()
+
+    def get(self, key, make):
+        v = self._d.get(key)
+        if v is None:
+            v = make()
+            self._d[key] = v
+            while len(self._d) > self.size:
+                self._d.popitem(last=False)
+        else:
+            self._d.move_to_end(key)
+        return v
+
+
+_bundles = BundleCache()
+
+
+def _json(obj: Any, request: Request, filename: str | None = None) -> Response:
+    """Compact JSON, gzipped when the client accepts it (long games are a few MB)."""
+    body = json.dumps(obj, separators=(",", ":")).encode("utf-8")
+    headers = {"Cache-Control": "no-store"}
+    if filename:
+        headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    if len(body) > 4096 and "gzip" in request.headers.get("accept-encoding", ""):
+        import gzip
+        body = gzip.compress(body, 5)
+        headers["Content-Encoding"] = "gzip"
+        headers["Vary"] = "Accept-Encoding"
+    return Response(body, media_type="application/json", headers=headers)
+
+
+@router.get("/api/games/{game_id}/replay")
+def replay_bundle(game_id: str, request: Request):
+    game, evs, info = _load(request, game_id)
+    t0 = time.perf_counter()
+    key = (game_id, game.seq, game.chain_head)
+    body = _bundles.get(key, lambda: build_bundle(game_id, game.header, evs))
+    problems = check_chain(game_id, game.header, evs, game.chain_head)
+    out = {"game": info, **body, "chain_ok": not problems, "chain_problems": problems,
+           "dice": dice_stats_of(evs, game), "build_ms": round((time.perf_counter() - t0) * 1000, 1)}
+    return _json(out, request)
+
+
+# ----------------------------------------------------------------------------- export
+def export_record(game, evs: list[dict], info: dict) -> dict:
+    hashes = chain_hashes(game.id, game.header, evs)
+    f = fold(evs)
+    final = rules_engine.replay(game.header, f.effective)
+    return {"format": EXPORT_FORMAT, "game_id": game.id, "exported_at": utc_stamp(utcnow()),
+            "scenario": game.scenario, "options": game.options, "mode": game.mode, "status": game.status,
+            "result": game.result, "seats": info["seats"], "header": game.header,
+            "header_hash": header_hash(game.id, game.header), "chain_head": game.chain_head,
+            "events": [{"seq": e["seq"], "source": e["source"], "type": e["type"], "actor": e["actor"],
+                        "at": utc_stamp(e["at"]), "data": e["data"], "prev_hash": e["prev_hash"], "hash": h}
+                       for e, h in zip(evs, hashes, strict=True)],
+            "state_sha256": state_sha256(final),
+            "seed": game.seed if game.status in REVEALED else None,
+            "verify": "python -m rules_engine verify this-file.json (see docs/dice.md)"}
+
+
+@router.get("/api/games/{game_id}/export")
+def export_game(game_id: str, request: Request):
+    game, evs, info = _load(request, game_id)
+    return _json(export_record(game, evs, info), request, filename=f"ahd-{game_id}-seq{game.seq}.json")
+
+
+@router.post("/api/replay/file")
+async def replay_file(request: Request):
+    """Check an exported game and return its replay bundle. No account; nothing stored."""
+    raw = await request.body()
+    if len(raw) > MAX_FILE:
+        raise ApiError(413, "that file is too large", "too_large")
+    try:
+        rec = json.loads(raw)
+        header, evs, gid = rec["header"], rec["events"], rec.get("game_id", "")
+        if not isinstance(evs, list) or not evs or "seq" not in evs[0]:
+            raise ValueError
+    except (ValueError, KeyError, TypeError):
+        raise ApiError(422, "this is not a game exported by this site (GET /api/games/{id}/export)",
+                       "invalid_request") from None
+
+    def work():
+        try:
+            problems = verify_record(rec)
+        except Exception as exc:  # noqa: BLE001 - a damaged file must give an answer, not a 500
+            problems = [f"the file could not be checked: {exc}"]
+        try:
+            body = build_bundle(gid, header, evs)
+        except Exception as exc:  # noqa: BLE001
+            raise ApiError(422, f"the file cannot be replayed: {exc}", "invalid_request") from None
+        info = {"id": gid, "scenario": rec.get("scenario", header.get("scenario")), "options": header.get("options"),
+                "status": rec.get("status"), "result": rec.get("result"), "seats": rec.get("seats") or {},
+                "header": header, "seed_commitment": header.get("seed_commitment"), "seed": rec.get("seed"),
+                "chain_head": rec.get("chain_head"), "seq": evs[-1]["seq"], "from_file": True}
+
+        class _G:  # what dice_stats_of needs
+            union_user_id = confederate_user_id = None
+        return {"game": info, **body, "verified": not problems, "problems": problems,
+                "chain_ok": not any("chain" in p or "hash" in p or "missing" in p or "edited" in p for p in problems),
+                "dice": dice_stats_of(evs, _G)}
+    from starlette.concurrency import run_in_threadpool
+    return _json(await run_in_threadpool(work), request)
+
+
+# ----------------------------------------------------------------------------- dice statistics
+def _empty() -> dict:
+    return {"rolls": 0, "faces": [0] * 6, "sum": 0, "shots": 0, "hits": 0, "expected_hits": 0.0,
+            "by_purpose": {}}
+
+
+def _add(acc: dict, d: dict) -> None:
+    v = d.get("value")
+    if not isinstance(v, int) or not 1 <= v <= 6:
+        return
+    acc["rolls"] += 1
+    acc["faces"][v - 1] += 1
+    acc["sum"] += v
+    p = d.get("purpose", "?")
+    acc["by_purpose"][p] = acc["by_purpose"].get(p, 0) + 1
+    if p == "fire" and isinstance(d.get("need"), int):
+        acc["shots"] += 1
+        acc["hits"] += 1 if v <= d["need"] else 0
+        acc["expected_hits"] += min(max(d["need"], 0), 6) / 6
+
+
+def _finish(acc: dict) -> dict:
+    n = acc["rolls"]
+    acc["mean"] = round(acc["sum"] / n, 3) if n else None
+    exp = n / 6
+    # Pearson's chi-square against a fair die (5 degrees of freedom: 11.07 is the 5% level)
+    acc["chi_square"] = round(sum((c - exp) ** 2 / exp for c in acc["faces"]), 2) if n else None
+    acc["expected_hits"] = round(acc["expected_hits"], 2)
+    acc["luck"] = round(acc["hits"] - acc["expected_hits"], 2) if acc["shots"] else None
+    del acc["sum"]
+    return acc
+
+
+def dice_stats_of(evs: list[dict], game) -> dict:
+    """Effective rolls of one game, per side and in all (superseded rolls are left out)."""
+    f = fold(evs)
+    acc = {"union": _empty(), "confederate": _empty(), "all": _empty()}
+    for d in f.effective:
+        if d.get("type") == "roll":
+            _add(acc["all"], d)
+            if d.get("side") in acc:
+                _add(acc[d["side"]], d)
+    return {k: _finish(v) for k, v in acc.items()}
+
+
+@router.get("/api/games/{game_id}/dice")
+def game_dice(game_id: str, request: Request):
+    game, evs, info = _load(request, game_id)
+    return {"game_id": game_id, "seats": info["seats"], "dice": dice_stats_of(evs, game)}
+
+
+@router.get("/api/users/{username}/dice")
+def player_dice(username: str, request: Request):
+    """How the dice fell for a player, over every game they sat in that may be replayed by
+    the caller (finished games for everyone; the caller's own games; all for admins)."""
+    user = optional_user(request)
+    svc: GameService = request.app.state.games
+    acc = _empty()
+    games = 0
+    with svc.db.read() as s:
+        row = s.execute(select(T_USERS.c.id, T_USERS.c.username).where(
+            T_USERS.c.username_key == username.lower())).first()
+        if row is None:
+            raise not_found("player")
+        uid = row.id
+        c = T_GAMES.c
+        for g in s.execute(select(c.id, c.status, c.union_user_id, c.confederate_user_id)
+                           .where(or_(c.union_user_id == uid, c.confederate_user_id == uid))).all():
+            if not may_replay(g, user):
+                continue
+            sides = {sd for sd, u in (("union", g.union_user_id), ("confederate", g.confederate_user_id)) if u == uid}
+            games += 1
+            for d in fold(stored_events(s, g.id)).effective:
+                if d.get("type") == "roll" and d.get("side") in sides:
+                    _add(acc, d)
+    return {"username": row.username, "games": games, "dice": _finish(acc)}
+
+
+# ----------------------------------------------------------------------------- pages
+def _boot(request: Request, **extra) -> dict:
+    from rules_engine.data import pieces
+
+    user = optional_user(request)
+    return {"map": client_map(), "types": pieces()["types"],
+            "user": {"id": user.id, "username": user.username, "is_admin": bool(user.is_admin)} if user else None,
+            **extra}
+
+
+@router.get("/games/{game_id}/replay", response_class=HTMLResponse, include_in_schema=False)
+def replay_page(game_id: str, request: Request, seq: int | None = None):
+    user = optional_user(request)
+    svc: GameService = request.app.state.games
+    with svc.db.read() as s:
+        game = load_game(s, game_id, hot=True)
+    if game is None:
+        return render(request, "error.html", status=404, message="There is no such game.")
+    if not may_replay(game, user):
+        return render(request, "error.html", status=403,
+                      message="This game is being played: only its players (and administrators) may replay it "
+                              "before it ends.")
+    return render(request, "replay.html", boot=_boot(request, game_id=game_id, seq=seq), game_id=game_id)
+
+
+@router.get("/replay", response_class=HTMLResponse, include_in_schema=False)
+def replay_file_page(request: Request):
+    return render(request, "replay.html", boot=_boot(request, game_id=None, seq=None), game_id=None)

@@ -1,0 +1,1 @@
+"""What every part of the server uses: settings, errors, the clock."""

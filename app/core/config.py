@@ -1,0 +1,90 @@
+"""Settings, read from the environment (pydantic-settings).
+
+Only the entry points (python -m app, create_app() without arguments, the migrations'
+env) read the environment; everything else is handed the Settings it needs."""
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_SQLITE_URL = "sqlite:///./house_divided.sqlite3"
+
+
+def normalize_database_url(url: str) -> str:
+    """Accept URLs as people write them and pick the driver this app ships with.
+
+    ``postgres://`` and ``postgresql://`` become ``postgresql+psycopg://`` (psycopg 3);
+    ``sqlite:///relative.db`` and ``sqlite:////absolute.db`` are kept as they are.
+    """
+    url = url.strip()
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    if url.startswith("sqlite:") and not url.startswith("sqlite:///"):
+        raise ValueError("SQLite URLs look like sqlite:///relative/path.db or sqlite:////absolute/path.db")
+    return url
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    database_url: str = Field(DEFAULT_SQLITE_URL, description="sqlite:///path or postgresql://user@host/db")
+    secret_key: str = Field("insecure-development-key-change-me",
+                            description="signs CSRF tokens; set a long random value in production")
+    public_url: str = Field("http://localhost:8000", description="the address players use (links, cookie security)")
+    cookie_secure: bool | None = Field(None, description="Secure flag on cookies; default: true when "
+                                                         "PUBLIC_URL is https")
+    session_days: int = Field(30, description="lifetime of a login session")
+    game_cache_size: int = Field(500, description="games whose replayed state each process keeps in memory")
+    fanout: str = Field("auto", description="auto | memory | postgres: how events reach sockets of other processes")
+    ws_queue_limit: int = Field(1000, description="messages queued for a slow socket before it is dropped")
+    db_pool_size: int = Field(10, description="Postgres connection pool size per process")
+    inline_db: bool | None = Field(None, description="run socket commands on the event loop instead of a "
+                                                      "thread; default: yes on SQLite, no on Postgres")
+    ws_impl: str = Field("websockets-sansio", description="uvicorn websocket implementation: "
+                                                         "websockets-sansio | websockets | wsproto")
+    ws_per_message_deflate: bool = Field(False, description="compress websocket messages (costs CPU per socket)")
+    log_level: str = Field("info")
+    # play by turn (docs/notifications.md): mail, webhooks, deadlines
+    smtp_host: str = Field("", description="SMTP server for notices; empty: no email is sent (it waits in the outbox)")
+    smtp_port: int = Field(25)
+    smtp_user: str = Field("", description="SMTP login (empty: no AUTH)")
+    smtp_password: str = Field("")
+    smtp_tls: str = Field("none", description="none | starttls | ssl")
+    mail_from: str = Field("A House Divided <noreply@localhost>", description="From: of notices")
+    mail_worker: bool = Field(True, description="send the outbox from the app process; set false when "
+                                               "'python -m app mail-worker' runs separately")
+    mail_poll_seconds: float = Field(5.0, description="how often the outbox worker and timers look for work")
+    mail_retry_seconds: float = Field(30.0, description="first retry delay after a failed delivery (doubles)")
+    mail_max_attempts: int = Field(20, description="deliveries tried before a message is marked failed")
+    mail_delay_seconds: float = Field(0.0, description="hold 'your turn' notices this long (dropped if answered)")
+    reminder_hours: float = Field(24.0, description="remind a player this long before their time is up")
+    orders_grace_minutes: float = Field(30.0, description="standing battle orders answer after this silence")
+    vacation_days_per_year: int = Field(30, description="vacation days a player may declare per calendar year")
+    clock_file: str | None = Field(None, description="tests: a file holding a clock offset in seconds")
+    game_seed: str | None = Field(None, description="tests: the dice seed of every new game (repeatable random "
+                                                    "play); never set it on a real server")
+    integrity_check_seconds: float = Field(3600.0, description="how often the hash chains of all games are "
+                                                               "checked (0: never)")
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        return normalize_database_url(self.database_url)
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.sqlalchemy_url.startswith("postgresql")
+
+    @property
+    def secure_cookies(self) -> bool:
+        if self.cookie_secure is not None:
+            return self.cookie_secure
+        return urlsplit(self.public_url).scheme == "https"
+
+    @property
+    def fanout_backend(self) -> str:
+        if self.fanout != "auto":
+            return self.fanout
+        return "postgres" if self.is_postgres else "memory"

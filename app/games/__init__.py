@@ -1,0 +1,1 @@
+"""Games: the service that runs commands through the rules engine and the event store."""

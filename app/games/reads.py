@@ -1,0 +1,139 @@
+"""What the game service answers without changing a game: views, legal actions,
+events, the websocket snapshot and catch-up changes, the lobby."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from types import SimpleNamespace
+
+from sqlalchemy import or_, select
+from sqlalchemy.engine import Connection
+
+from ..core.clock import iso
+from ..core.errors import ApiError
+from ..models import User, table
+from ..store import events as store
+from ..store.events import T_GAMES, GameRow, load_game
+from .core import CommandCore
+from .records import Change, Entry
+
+T_USERS = table(User)
+
+
+class GameReads(CommandCore):
+    def _usernames(self, s: Connection, ids: Iterable[int | None]) -> dict[int, str]:
+        ids = {i for i in ids if i is not None}
+        if not ids:
+            return {}
+        return dict(s.execute(select(T_USERS.c.id, T_USERS.c.username).where(T_USERS.c.id.in_(ids))).all())
+
+    def _seats(self, game: GameRow, names: dict[int, str]) -> dict:
+        return {side: ({"user_id": uid, "username": names.get(uid)} if uid is not None else None)
+                for side, uid in (("union", game.union_user_id), ("confederate", game.confederate_user_id))}
+
+    def summary(self, game: GameRow, names: dict[int, str], user: User | None = None) -> dict:
+        sides = self.sides_of(game, user.id) if user else []
+        return {"id": game.id, "scenario": game.scenario, "options": game.options, "mode": game.mode,
+                "private": game.private, "status": game.status, "seats": self._seats(game, names),
+                "seq": game.seq, "to_act": game.to_act if game.status == "active" else None,
+                "result": game.result, "your_sides": sides,
+                "your_turn": bool(game.status == "active" and game.to_act in sides),
+                "created_at": iso(game.created_at), "updated_at": iso(game.updated_at)}
+
+    def _view(self, s: Connection, game: GameRow, entry: Entry | None, user: User | None, with_state: bool) -> dict:
+        names = self._usernames(s, (game.union_user_id, game.confederate_user_id))
+        v = self.summary(game, names, user)
+        if with_state and entry is not None:
+            v["state"] = entry.game.state()
+            v["engine_result"] = entry.game.result
+        if user is not None and v["your_sides"]:
+            if game.private:
+                v["invite_code"] = game.invite_code
+                v["invite_url"] = f"{self.public_url}/games/{game.id}?invite={game.invite_code}"
+            if entry is not None and game.status == "active":
+                v["can_undo"] = self.undo_info(entry.game, entry, v["your_sides"])[0]
+        v["header"] = game.header
+        return v
+
+    def get_game(self, gid: str, user: User | None) -> dict:
+        return self._read(gid, lambda s, game: self._view(s, game, self.state(s, game), user, with_state=True))
+
+    def legal(self, gid: str, user: User | None) -> dict:
+        def fn(s: Connection, game: GameRow):
+            sides = self.sides_of(game, user.id if user else None)
+            actions: list = []
+            if game.status == "active" and game.to_act in sides:
+                actions = self.state(s, game).game.legal_actions()
+            return {"seq": game.seq, "to_act": game.to_act if game.status == "active" else None,
+                    "your_sides": sides, "actions": actions}
+        return self._read(gid, fn)
+
+    def events(self, gid: str, after: int = 0, limit: int | None = None) -> dict:
+        def fn(s: Connection, game: GameRow):
+            recs = store.events_after(s, gid, after, limit)
+            return {"game_id": gid, "seq": game.seq, "events": [r.out() for r in recs]}
+        return self._read(gid, fn, lock=False)
+
+    def snapshot(self, gid: str, user_id: int | None) -> dict:
+        """What a socket gets on connect."""
+        def fn(s: Connection, game: GameRow):
+            entry = self.state(s, game)
+            names = self._usernames(s, (game.union_user_id, game.confederate_user_id))
+            sides = self.sides_of(game, user_id)
+            legal: list = []
+            if game.status == "active" and game.to_act in sides:
+                legal = entry.game.legal_actions()
+            return {"type": "snapshot", "game_id": gid, "seq": game.seq, "status": game.status,
+                    "to_act": game.to_act if game.status == "active" else None, "result": game.result,
+                    "scenario": game.scenario, "options": game.options, "mode": game.mode,
+                    "seats": self._seats(game, names), "your_sides": sides,
+                    "state": entry.game.state(), "legal": legal,
+                    "_seats_ids": {"union": game.union_user_id, "confederate": game.confederate_user_id}}
+        return self._read(gid, fn)
+
+    def load_change(self, gid: str, after: int, want_state: bool, want_legal: bool) -> Change | None:
+        """Every event after `after` as one Change (catch-up after a gap, or events
+        appended by another process)."""
+        def fn(s: Connection, game: GameRow):
+            if game.seq <= after:
+                return None
+            entry = self.state(s, game) if (want_state or want_legal) else None
+            events = [r.out() for r in store.events_range(s, gid, after, game.seq)]
+            return self._change(game, entry, events, (want_state, want_legal), first=after + 1)
+        return self._read(gid, fn)
+
+    def current_seqs(self, gids: list[str]) -> dict[str, int]:
+        with self.db.read() as s:
+            return dict(s.execute(select(T_GAMES.c.id, T_GAMES.c.seq).where(T_GAMES.c.id.in_(gids))).all())
+
+    def seats_of(self, gid: str) -> dict | None:
+        with self.db.read() as s:
+            game = load_game(s, gid)
+            if game is None:
+                return None
+            return {"union": game.union_user_id, "confederate": game.confederate_user_id,
+                    "status": game.status, "seq": game.seq}
+
+    def lobby(self, user: User | None, view: str, limit: int = 100) -> list[dict]:
+        c = T_GAMES.c
+        with self.db.read() as s:
+            q = select(T_GAMES)
+            if view == "open":
+                q = q.where(c.status == "open", c.private.is_(False)).order_by(c.created_at.desc())
+            elif view == "live":
+                q = q.where(c.status == "active", c.private.is_(False)).order_by(c.updated_at.desc())
+            elif view == "finished":
+                q = q.where(c.status == "finished", c.private.is_(False)).order_by(c.updated_at.desc())
+            elif view == "mine":
+                if user is None:
+                    return []
+                q = q.where(or_(c.union_user_id == user.id, c.confederate_user_id == user.id),
+                            c.status.in_(("open", "active", "finished"))).order_by(c.updated_at.desc())
+            else:
+                raise ApiError(422, "view must be open, mine, live or finished", "invalid_request")
+            games = [SimpleNamespace(**r._mapping) for r in s.execute(q.limit(limit)).all()]
+            names = self._usernames(s, [g.union_user_id for g in games] + [g.confederate_user_id for g in games])
+            out = [self.summary(g, names, user) for g in games]
+            if view == "mine":
+                rank = {"active": 1, "open": 2, "finished": 3}
+                out.sort(key=lambda v: (not v["your_turn"], rank.get(v["status"], 9)))
+            return out

@@ -1,0 +1,15 @@
+"""GameService: the one public API through which anything reads or changes a game.
+
+    lobby and commands (app.games.commands)   create_game, join, act, undo, resign, abort
+    reads (app.games.reads)                   get_game, legal, events, snapshot, lobby, ...
+    command pipeline (app.games.core)         run_command(gid, fn), state, append, publish:
+                                              what other services (deadlines, standing
+                                              orders, administrators' decisions) build on
+"""
+from __future__ import annotations
+
+from .commands import PlayCommands
+
+
+class GameService(PlayCommands):
+    """Commands and reads of games on top of the rules engine and the event store."""

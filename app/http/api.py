@@ -1,0 +1,231 @@
+"""HTTP API. Thin: parse, authenticate, call a service, shape the answer."""
+from __future__ import annotations
+
+import functools
+
+from fastapi import APIRouter, Body, Depends, Query, Request, Response
+from starlette.concurrency import run_in_threadpool
+
+import rules_engine
+
+from ..accounts import security
+from ..accounts.auth import Accounts, current_user, get_accounts, optional_user
+from ..core.errors import ApiError
+from ..games.service import GameService
+from ..models import User
+from .playbyturn import create_game_clock
+from .schemas import ActionIn, CreateGameIn, JoinIn, LoginIn, RegisterIn, TokenIn, UndoIn
+
+router = APIRouter(prefix="/api")
+
+
+def service(request: Request) -> GameService:
+    return request.app.state.games
+
+
+def _user_out(u: User) -> dict:
+    return {"id": u.id, "username": u.username, "email": u.email, "is_admin": u.is_admin}
+
+
+def _set_session(request: Request, response: Response, accounts: Accounts, token: str) -> str:
+    settings = request.app.state.settings
+    csrf = accounts.csrf_for(token)
+    max_age = settings.session_days * 86400
+    response.set_cookie(security.SESSION_COOKIE, token, max_age=max_age, httponly=True, samesite="lax",
+                        secure=settings.secure_cookies, path="/")
+    response.set_cookie(security.CSRF_COOKIE, csrf, max_age=max_age, httponly=False, samesite="lax",
+                        secure=settings.secure_cookies, path="/")
+    return csrf
+
+
+# ----------------------------------------------------------------------------- auth
+@router.post("/auth/register", status_code=201, tags=["auth"])
+def register(body: RegisterIn, request: Request, response: Response):
+    """Create an account and log it in (sets the session cookie, returns a token)."""
+    accounts = get_accounts(request)
+    user = accounts.register(body.username, body.password, body.email)
+    token = accounts.issue(user, "session")
+    csrf = _set_session(request, response, accounts, token)
+    return {**_user_out(user), "user": _user_out(user), "token": token, "csrf_token": csrf}
+
+
+@router.post("/auth/login", tags=["auth"])
+def login(body: LoginIn, request: Request, response: Response):
+    """Check the password; set the session cookie (HttpOnly, SameSite=Lax) and the CSRF
+    cookie; return the same session token for 'Authorization: Bearer'."""
+    accounts = get_accounts(request)
+    user = accounts.check_password(body.username, body.password)
+    token = accounts.issue(user, "session")
+    csrf = _set_session(request, response, accounts, token)
+    return {"token": token, "csrf_token": csrf, "user": _user_out(user)}
+
+
+@router.post("/auth/logout", tags=["auth"])
+def logout(request: Request, response: Response, user: User = Depends(current_user)):
+    accounts = get_accounts(request)
+    auth = accounts.from_request(request)
+    if auth.via == "cookie" and auth.session_token:
+        accounts.revoke(auth.session_token)
+    elif auth.via == "bearer":
+        accounts.revoke(request.headers["authorization"].partition(" ")[2].strip())
+    response.delete_cookie(security.SESSION_COOKIE, path="/")
+    response.delete_cookie(security.CSRF_COOKIE, path="/")
+    return {"ok": True}
+
+
+@router.get("/auth/me", tags=["auth"])
+def me(request: Request):
+    auth = get_accounts(request).from_request(request)
+    if auth.user is None:
+        raise ApiError(401, "not logged in", "login_required")
+    out = _user_out(auth.user)
+    if auth.via == "cookie" and auth.session_token:
+        out["csrf_token"] = get_accounts(request).csrf_for(auth.session_token)
+    return out
+
+
+@router.post("/auth/tokens", status_code=201, tags=["auth"])
+def create_token(request: Request, body: TokenIn = Body(default_factory=TokenIn),
+                 user: User = Depends(current_user)):
+    """A personal API token for programs (bearer); it stays valid until revoked."""
+    token = get_accounts(request).issue(user, "api", body.name)
+    return {"token": token, "name": body.name}
+
+
+@router.get("/auth/tokens", tags=["auth"])
+def list_tokens(request: Request, user: User = Depends(current_user)):
+    return {"tokens": get_accounts(request).list_tokens(user)}
+
+
+@router.delete("/auth/tokens/{token_id}", tags=["auth"])
+def delete_token(token_id: int, request: Request, user: User = Depends(current_user)):
+    get_accounts(request).revoke_id(user, token_id)
+    return {"ok": True}
+
+
+# ----------------------------------------------------------------------------- meta
+@functools.cache
+def _map_json(engine: int):
+    return rules_engine.load_map(engine).to_json()
+
+
+@router.get("/health", tags=["meta"])
+def health(request: Request):
+    return {"ok": True, "database": "postgresql" if request.app.state.settings.is_postgres else "sqlite",
+            "process": request.app.state.games.proc_id}
+
+
+@router.get("/ready", tags=["meta"])
+def ready(request: Request):
+    """200 once this process serves everything, including changes made by other processes
+    (Postgres: its LISTEN connection is up); 503 until then."""
+    if not request.app.state.hub.ready:
+        raise ApiError(503, "not ready: waiting for the event listener", "not_ready")
+    return {"ready": True}
+
+
+@router.get("/meta", tags=["meta"])
+def meta():
+    """Scenario ids, option ids, sides and modes accepted by POST /api/games."""
+    return {"scenarios": list(rules_engine.SCENARIO_IDS), "options": list(rules_engine.option_ids()),
+            "sides": ["union", "confederate", "random"], "modes": ["live", "async"]}
+
+
+@router.get("/map", tags=["meta"])
+def game_map(engine: int = rules_engine.ENGINE_VERSION):
+    """Boxes and lines of the map, for drawing: today's board, or with ``engine`` the map
+    of that engine version (a game's header names the version it is played with)."""
+    if engine not in rules_engine.DATA_VERSIONS:
+        raise ApiError(404, f"there is no engine version {engine}; known: "
+                       f"{', '.join(map(str, rules_engine.DATA_VERSIONS))}", "not_found")
+    return _map_json(engine)
+
+
+# ----------------------------------------------------------------------------- lobby
+@router.post("/games", status_code=201, tags=["games"])
+def create_game(body: CreateGameIn, request: Request, user: User = Depends(current_user)):
+    if body.days_per_move is not None and body.mode != "async":
+        raise ApiError(422, "days_per_move is for by-turn (async) games", "invalid_request")
+    out = service(request).create_game(user, body.scenario, body.options, body.side, body.mode, body.private)
+    if body.mode == "async":  # the game's clock (app.playbyturn.deadlines)
+        out["clock"] = create_game_clock(request, out["id"], body.days_per_move)
+    return out
+
+
+# These handlers are async so that the watcher counts are read on the event loop (the
+# hub's structures belong to it); the database work still runs in a worker thread.
+
+@router.get("/games", tags=["games"])
+async def list_games(request: Request, view: str = Query("open", description="open | mine | live | finished"),
+                     limit: int = Query(100, ge=1, le=500)):
+    user = await run_in_threadpool(optional_user, request)
+    games = await run_in_threadpool(service(request).lobby, user, view, limit)
+    hub = request.app.state.hub
+    for g in games:
+        g["watchers"] = hub.watchers(g["id"])
+    return {"view": view, "games": games}
+
+
+@router.get("/lobby", tags=["games"])
+async def lobby(request: Request):
+    """Open games to join, my games (those waiting for me first), games to watch."""
+    user = await run_in_threadpool(optional_user, request)
+    svc = service(request)
+    hub = request.app.state.hub
+
+    def read():
+        return {"open": svc.lobby(user, "open"), "mine": svc.lobby(user, "mine"), "live": svc.lobby(user, "live")}
+    out = await run_in_threadpool(read)
+    for lst in out.values():
+        for g in lst:
+            g["watchers"] = hub.watchers(g["id"])
+    return out
+
+
+@router.post("/games/{game_id}/join", tags=["games"])
+def join(game_id: str, request: Request, body: JoinIn = Body(default_factory=JoinIn),
+         user: User = Depends(current_user)):
+    return service(request).join(user, game_id, body.side, body.invite)
+
+
+@router.get("/games/{game_id}", tags=["games"])
+async def get_game(game_id: str, request: Request):
+    user = await run_in_threadpool(optional_user, request)
+    out = await run_in_threadpool(service(request).get_game, game_id, user)
+    out["watchers"] = request.app.state.hub.watchers(game_id)
+    return out
+
+
+@router.get("/games/{game_id}/legal", tags=["play"])
+def legal(game_id: str, request: Request, user: User | None = Depends(optional_user)):
+    """The caller's legal actions now (empty unless the caller is the side to act)."""
+    return service(request).legal(game_id, user)
+
+
+@router.post("/games/{game_id}/actions", tags=["play"])
+def act(game_id: str, body: ActionIn, request: Request, user: User = Depends(current_user)):
+    return service(request).act(user, game_id, body.action, body.expected_seq, body.action_id)
+
+
+@router.post("/games/{game_id}/undo", tags=["play"])
+def undo(game_id: str, request: Request, body: UndoIn = Body(default_factory=UndoIn),
+         user: User = Depends(current_user)):
+    """Take back your own last decision (not across a die roll or a change of who acts)."""
+    return service(request).undo(user, game_id, body.expected_seq, body.action_id)
+
+
+@router.get("/games/{game_id}/events", tags=["play"])
+def events(game_id: str, request: Request, after: int = Query(0, ge=0),
+           limit: int | None = Query(None, ge=1, le=100000)):
+    return service(request).events(game_id, after, limit)
+
+
+@router.post("/games/{game_id}/resign", tags=["play"])
+def resign(game_id: str, request: Request, user: User = Depends(current_user)):
+    return service(request).resign(user, game_id)
+
+
+@router.post("/games/{game_id}/abort", tags=["games"])
+def abort(game_id: str, request: Request, user: User = Depends(current_user)):
+    """Abort a game before its first move."""
+    return service(request).abort(user, game_id)

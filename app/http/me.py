@@ -1,0 +1,277 @@
+"""A player's notices and play-by-turn settings (JSON API; see docs/notifications.md):
+
+  GET/PUT  /api/me/notifications       mail mode (turn | digest | never), email address
+  POST     /api/me/email/verify        send the verification mail again
+  PUT/DELETE /api/me/webhook, POST /api/me/webhook/test
+  GET      /api/me/waiting             games waiting for me (least time left first) + unread count
+  GET      /api/me/notices, POST /api/me/notices/read
+  GET/POST/DELETE /api/me/vacation
+Pages: /notifications, /unsubscribe?t=..., /verify-email?t=...
+"""
+from __future__ import annotations
+
+from fastapi import APIRouter, Body, Depends, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+from sqlalchemy import and_, or_, select, update
+
+from ..accounts.auth import current_user, get_accounts
+from ..core.clock import aware
+from ..core.errors import ApiError
+from ..models import User
+from ..notices import outbox
+from ..notices.outbox import Notices
+from ..playbyturn.deadlines import Deadlines
+from ..store.events import T_GAMES
+from . import deps
+from .pages import render
+from .schemas import PrefsIn, ReadIn, VacationIn, WebhookIn
+
+api = APIRouter(prefix="/api", tags=["play by turn"])
+pages = APIRouter(include_in_schema=False)
+
+
+# --------------------------------------------------------------------------- account
+
+def _prefs_view(conn, user_id: int, dl: Deadlines) -> dict:
+    p = outbox.prefs(conn, user_id)
+    h = p.get("hook")
+    return {"mail_mode": p.get("mode", "turn"), "email": p.get("email"), "email_verified": p.get("verified", False),
+            "webhook": None if h is None else {
+                "url": h.url, "json_key": h.json_key, "prefix": h.prefix, "enabled": h.enabled,
+                "last_error": h.last_error, "last_error_at": _iso(h.last_error_at), "last_ok_at": _iso(h.last_ok_at)},
+            "vacation": dl.vacation_info(conn, user_id),
+            "unread": outbox.unread_count(conn, user_id)}
+
+
+def _iso(dt) -> str | None:
+    return aware(dt).isoformat() if dt is not None else None
+
+
+def _ensure_prefs(conn, user_id: int) -> None:
+    if conn.execute(select(outbox.T_PREFS.c.user_id).where(outbox.T_PREFS.c.user_id == user_id)).first() is None:
+        conn.execute(outbox.T_PREFS.insert(), dict(user_id=user_id, mode="turn", verified_email=None,
+                                                   verified_at=None, last_digest_at=None))
+
+
+def _send_verification(notices: Notices, conn, user_id: int, email: str) -> None:
+    link = f"{notices.public_url}/verify-email?t={notices.verify_token(user_id, email)}"
+    body = (f"Someone (we hope you) asked for notices from {notices.site_name} to go to this address.\n\n"
+            f"Confirm it with one click (the link works for 7 days):\n{link}\n\n"
+            f"If that was not you, ignore this mail: nothing more will be sent.\n")
+    notices.queue_email(conn, user_id, email, "verify", outbox.SUBJECTS["verify"], body, unsubscribe=False)
+
+
+@api.get("/me/notifications")
+def get_prefs(request: Request, user: User = Depends(current_user)):
+    with deps.db(request).read() as conn:
+        return _prefs_view(conn, user.id, deps.deadlines(request))
+
+
+@api.put("/me/notifications")
+def put_prefs(body: PrefsIn, request: Request, user: User = Depends(current_user)):
+    """Mail mode, and the address (a new address gets a verification mail first)."""
+    if body.mail_mode is not None and body.mail_mode not in outbox.MAIL_MODES:
+        raise ApiError(422, "mail_mode must be turn, digest or never", "invalid_request")
+    with deps.db(request).write() as conn:
+        _ensure_prefs(conn, user.id)
+        if body.mail_mode is not None:
+            vals: dict = {"mode": body.mail_mode}
+            if body.mail_mode == "digest":  # the first digest a day from now
+                cur_mode = conn.execute(select(outbox.T_PREFS.c.mode)
+                                        .where(outbox.T_PREFS.c.user_id == user.id)).scalar()
+                if cur_mode != "digest":
+                    vals["last_digest_at"] = deps.clock(request).now()
+            conn.execute(update(outbox.T_PREFS).where(outbox.T_PREFS.c.user_id == user.id).values(**vals))
+        if body.email is not None:
+            email = body.email.strip()
+            if email and ("@" not in email or len(email) > 254 or any(c.isspace() for c in email)):
+                raise ApiError(422, "that is not an email address", "invalid_email")
+            cur = outbox.prefs(conn, user.id)
+            if (cur.get("email") or "") != email:
+                conn.execute(update(outbox.T_USERS).where(outbox.T_USERS.c.id == user.id).values(email=email or None))
+                if email:
+                    _send_verification(deps.notices(request), conn, user.id, email)
+        conn.commit()
+        return _prefs_view(conn, user.id, deps.deadlines(request))
+
+
+@api.post("/me/email/verify")
+def resend_verification(request: Request, user: User = Depends(current_user)):
+    with deps.db(request).write() as conn:
+        p = outbox.prefs(conn, user.id)
+        if not p.get("email"):
+            raise ApiError(409, "set an email address first", "no_email")
+        if p.get("verified"):
+            return {"ok": True, "already_verified": True}
+        _send_verification(deps.notices(request), conn, user.id, p["email"])
+        conn.commit()
+    return {"ok": True}
+
+
+@api.put("/me/webhook")
+def put_webhook(body: WebhookIn, request: Request, user: User = Depends(current_user)):
+    if not body.url.startswith(("http://", "https://")):
+        raise ApiError(422, "the webhook URL must start with http:// or https://", "invalid_request")
+    with deps.db(request).write() as conn:
+        conn.execute(outbox.T_HOOKS.delete().where(outbox.T_HOOKS.c.user_id == user.id))
+        conn.execute(outbox.T_HOOKS.insert(), dict(user_id=user.id, url=body.url, json_key=body.json_key,
+                                                   prefix=body.prefix, enabled=body.enabled, last_error=None,
+                                                   last_error_at=None, last_ok_at=None))
+        conn.commit()
+        return _prefs_view(conn, user.id, deps.deadlines(request))
+
+
+@api.delete("/me/webhook")
+def delete_webhook(request: Request, user: User = Depends(current_user)):
+    with deps.db(request).write() as conn:
+        conn.execute(outbox.T_HOOKS.delete().where(outbox.T_HOOKS.c.user_id == user.id))
+        conn.commit()
+    return {"ok": True}
+
+
+@api.post("/me/webhook/test")
+def test_webhook(request: Request, user: User = Depends(current_user)):
+    """Queue a test notice to the webhook only (no in-site notice, no mail)."""
+    with deps.db(request).write() as conn:
+        h = conn.execute(select(outbox.T_HOOKS).where(outbox.T_HOOKS.c.user_id == user.id)).first()
+        if h is None:
+            raise ApiError(409, "register a webhook first", "no_webhook")
+        now = deps.clock(request).now()
+        conn.execute(outbox.T_OUTBOX.insert(), dict(
+            channel="webhook", user_id=user.id, game_id=None, game_seq=None, kind="test", recipient=h.url,
+            subject="test", body="test", payload={h.json_key: f"{h.prefix} Test notice from "
+                                                             f"{deps.notices(request).site_name}".strip()},
+            status="pending", attempts=0, next_attempt_at=now, created_at=now, dedupe=None))
+        conn.commit()
+    return {"ok": True}
+
+
+# --------------------------------------------------------------------------- waiting, notices
+
+def waiting_games(conn, dl: Deadlines, user_id: int) -> list[dict]:
+    c = T_GAMES.c
+    rows = conn.execute(select(c.id, c.scenario, c.mode, c.to_act, c.updated_at, c.union_user_id,
+                               c.confederate_user_id).where(
+        c.status == "active", or_(and_(c.to_act == "union", c.union_user_id == user_id),
+                                  and_(c.to_act == "confederate", c.confederate_user_id == user_id)))).all()
+    out = []
+    for r in rows:
+        clk = dl.clock_view(conn, r.id, user_id)
+        left = clk["seconds_left"] if clk and clk.get("seconds_left") is not None else None
+        out.append({"id": r.id, "scenario": r.scenario, "mode": r.mode, "side": r.to_act,
+                    "url": f"/games/{r.id}", "updated_at": _iso(r.updated_at), "seconds_left": left,
+                    "paused": bool(clk and clk.get("paused")), "deadline": clk.get("deadline") if clk else None})
+    out.sort(key=lambda g: (g["seconds_left"] is None, g["seconds_left"] or 0, g["updated_at"] or ""))
+    return out
+
+
+@api.get("/me/waiting")
+def my_waiting(request: Request, user: User = Depends(current_user)):
+    """Games waiting for me (least time left first) and my unread notices: the badge."""
+    with deps.db(request).read() as conn:
+        games = waiting_games(conn, deps.deadlines(request), user.id)
+        return {"count": len(games), "games": games, "unread": outbox.unread_count(conn, user.id)}
+
+
+@api.get("/me/notices")
+def my_notices(request: Request, limit: int = Query(50, ge=1, le=500), user: User = Depends(current_user)):
+    with deps.db(request).read() as conn:
+        return {"notices": outbox.recent_notices(conn, user.id, limit), "unread": outbox.unread_count(conn, user.id)}
+
+
+@api.post("/me/notices/read")
+def read_notices(request: Request, body: ReadIn = Body(default_factory=ReadIn), user: User = Depends(current_user)):
+    with deps.db(request).write() as conn:
+        outbox.mark_read(conn, deps.clock(request), user.id, body.ids)
+        conn.commit()
+    return {"ok": True}
+
+
+# --------------------------------------------------------------------------- vacation
+
+@api.get("/me/vacation")
+def get_vacation(request: Request, user: User = Depends(current_user)):
+    with deps.db(request).read() as conn:
+        return deps.deadlines(request).vacation_info(conn, user.id)
+
+
+@api.post("/me/vacation")
+def post_vacation(body: VacationIn, request: Request, user: User = Depends(current_user)):
+    """Start a vacation now: the clocks of all my by-turn games stop for `days` days."""
+    with deps.db(request).write() as conn:
+        out = deps.deadlines(request).start_vacation(conn, user.id, body.days)
+        conn.commit()
+        return out
+
+
+@api.delete("/me/vacation")
+def delete_vacation(request: Request, user: User = Depends(current_user)):
+    """End the current vacation now (unused days stay in the year's allowance)."""
+    with deps.db(request).write() as conn:
+        out = deps.deadlines(request).end_vacation(conn, user.id)
+        conn.commit()
+        return out
+
+
+# --------------------------------------------------------------------------- pages
+
+@pages.get("/notifications", response_class=HTMLResponse)
+def notifications_page(request: Request):
+    auth = get_accounts(request).from_request(request)
+    if auth.user is None:
+        return RedirectResponse("/login?next=/notifications", status_code=303)
+    with deps.db(request).read() as conn:
+        games = waiting_games(conn, deps.deadlines(request), auth.user.id)
+        notes = outbox.recent_notices(conn, auth.user.id, 100)
+    return render(request, "notifications.html", waiting=games, notices=notes)
+
+
+def _unsubscribe(request: Request, t: str) -> int | None:
+    uid = deps.notices(request).read_unsubscribe_token(t)
+    if uid is None:
+        return None
+    with deps.db(request).write() as conn:
+        _ensure_prefs(conn, uid)
+        conn.execute(update(outbox.T_PREFS).where(outbox.T_PREFS.c.user_id == uid).values(mode="never"))
+        conn.commit()
+    return uid
+
+
+@pages.get("/unsubscribe", response_class=HTMLResponse)
+def unsubscribe_page(request: Request, t: str = ""):
+    """The link in every mail: one click and no more mail (the settings page turns it back on)."""
+    uid = _unsubscribe(request, t)
+    if uid is None:
+        return render(request, "notifications_message.html", status=400, title="Unsubscribe",
+                      message="This unsubscribe link is not valid.")
+    return render(request, "notifications_message.html", title="Unsubscribed",
+                  message="You will get no more mail from us. You can turn notices back on in your settings.")
+
+
+@pages.post("/unsubscribe")
+def unsubscribe_post(request: Request, t: str = ""):
+    """RFC 8058 one-click unsubscribe (List-Unsubscribe-Post) from mail programs."""
+    uid = _unsubscribe(request, t)
+    if uid is None:
+        raise ApiError(400, "invalid unsubscribe link", "invalid_token")
+    return {"ok": True}
+
+
+@pages.get("/verify-email", response_class=HTMLResponse)
+def verify_page(request: Request, t: str = ""):
+    got = deps.notices(request).read_verify_token(t)
+    if got is None:
+        return render(request, "notifications_message.html", status=400, title="Email address",
+                      message="This confirmation link is not valid or has expired.")
+    uid, email = got
+    with deps.db(request).write() as conn:
+        u = conn.execute(select(outbox.T_USERS.c.email).where(outbox.T_USERS.c.id == uid)).first()
+        if u is None or (u.email or "").lower() != email.lower():
+            return render(request, "notifications_message.html", status=409, title="Email address",
+                          message="This link is for an address that is no longer on the account.")
+        _ensure_prefs(conn, uid)
+        conn.execute(update(outbox.T_PREFS).where(outbox.T_PREFS.c.user_id == uid)
+                     .values(verified_email=email, verified_at=deps.clock(request).now()))
+        conn.commit()
+    return render(request, "notifications_message.html", title="Email address confirmed",
+                  message=f"Notices will go to {email}.")

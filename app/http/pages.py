@@ -1,0 +1,140 @@
+"""The browser client's HTML pages (Jinja2, autoescaped) and static files.
+
+Pages: lobby `/`, `/register`, `/login`, `/logout`, `/new` (create a game), `/games/{id}`
+(the game: SVG map + ES modules in static/), `/settings`. Every state change goes through
+the JSON API (app.http.api) and the game websocket (app.realtime.socket); these pages only render.
+app.main mounts /static from STATIC_DIR.
+"""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import jinja2
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+
+import rules_engine
+from rules_engine.data import pieces
+from rules_engine.map import load_scenario
+
+from ..accounts.auth import get_accounts
+
+ROOT = Path(__file__).resolve().parents[2]
+STATIC_DIR = ROOT / "static"
+env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "templates")), autoescape=True,
+                         trim_blocks=True, lstrip_blocks=True)
+router = APIRouter(include_in_schema=False)
+
+SIDE_NAMES = {"union": "Union", "confederate": "Confederate"}
+MODE_NAMES = {"live": "Live", "async": "By turn"}
+
+
+# ---------------------------------------------------------------------------- data
+@functools.cache
+def client_map(engine: int = rules_engine.ENGINE_VERSION) -> dict:
+    """The map of an engine version as the browser draws it (no notes or aliases: fewer
+    bytes). A game is drawn on the map of the engine version it was made with."""
+    m = rules_engine.load_map(engine).to_json()
+    boxes = [{"id": b["id"], "name": b["name"], "state": b["state"], "x": b["x"], "y": b["y"],
+              "color": b["color"], "shields": b["shields"], "port": b["port"], "fort": b["fort"],
+              "rc": b["recruitment_city"]} for b in m["boxes"]]
+    lines = [{"a": ln["a"], "b": ln["b"], "kind": ln["kind"], "river": ln["river"],
+              "downstream": ln["downstream"], "river_side": ln["river_side"]} for ln in m["lines"]]
+    return {"boxes": boxes, "lines": lines, "viewport": m["viewport"]}
+
+
+@functools.lru_cache(maxsize=1)
+def catalog() -> list[dict]:
+    return rules_engine.options_catalog()
+
+
+@functools.lru_cache(maxsize=1)
+def scenarios() -> list[dict]:
+    out = []
+    for sid in rules_engine.SCENARIO_IDS:
+        sc = load_scenario(sid)
+        start = sc.get("start") or {}
+        label = f"{sc.get('name') or sid}"
+        if start:
+            label += f" (from {start.get('month', 0):02d}/{start.get('year', '')})"
+        out.append({"id": sid, "label": label})
+    return out
+
+
+def _auth(request: Request) -> tuple:
+    accounts = get_accounts(request)
+    auth = accounts.from_request(request)
+    csrf = accounts.csrf_for(auth.session_token) if auth.user and auth.session_token else ""
+    return auth.user, csrf
+
+
+def render(request: Request, name: str, status: int = 200, **ctx) -> HTMLResponse:
+    user, csrf = _auth(request)
+    html = env.get_template(name).render(request=request, user=user, csrf=csrf, side_names=SIDE_NAMES,
+                                         mode_names=MODE_NAMES, path=request.url.path, **ctx)
+    return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+# ---------------------------------------------------------------------------- pages
+@router.get("/", response_class=HTMLResponse)
+def lobby(request: Request):
+    user, _ = _auth(request)
+    svc, hub = request.app.state.games, request.app.state.hub
+    lists = {"mine": svc.lobby(user, "mine") if user else [], "open": svc.lobby(user, "open"),
+             "live": svc.lobby(user, "live"), "finished": svc.lobby(user, "finished", 20)}
+    for games in lists.values():
+        for g in games:
+            g["watchers"] = hub.watchers(g["id"])
+    lists["open"] = [g for g in lists["open"] if not g["your_sides"]]
+    return render(request, "lobby.html", **lists)
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login_page(request: Request, next: str = "/"):
+    return render(request, "auth.html", mode="login", next=_safe_next(next))
+
+
+@router.get("/register", response_class=HTMLResponse)
+def register_page(request: Request, next: str = "/"):
+    return render(request, "auth.html", mode="register", next=_safe_next(next))
+
+
+@router.get("/logout", response_class=HTMLResponse)
+def logout_page(request: Request):
+    return render(request, "logout.html")
+
+
+@router.get("/new", response_class=HTMLResponse)
+def new_game_page(request: Request):
+    user, _ = _auth(request)
+    if user is None:
+        return RedirectResponse("/login?next=/new", status_code=303)
+    return render(request, "new_game.html", scenarios=scenarios(), options=catalog())
+
+
+@router.get("/settings", response_class=HTMLResponse)
+def settings_page(request: Request):
+    user, _ = _auth(request)
+    if user is None:
+        return RedirectResponse("/login?next=/settings", status_code=303)
+    return render(request, "settings.html")
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse)
+def game_page(request: Request, game_id: str, invite: str | None = None):
+    user, _ = _auth(request)
+    svc = request.app.state.games
+    if svc.seats_of(game_id) is None:
+        return render(request, "error.html", status=404, message="There is no such game.")
+    game = svc.get_game(game_id, user)
+    engine = game.pop("state", {}).get("engine", rules_engine.ENGINE_VERSION)
+    boot = {"game_id": game_id, "summary": game, "invite": invite,
+            "user": {"id": user.id, "username": user.username} if user else None,
+            "map": client_map(engine), "types": pieces()["types"],
+            "options": {o["id"]: o["title"] for o in catalog()}}
+    return render(request, "game.html", game=game, boot=boot)
+
+
+def _safe_next(nxt: str) -> str:
+    return nxt if nxt.startswith("/") and not nxt.startswith("//") else "/"

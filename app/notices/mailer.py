@@ -1,0 +1,278 @@
+"""The outbox worker: delivers email (SMTP) and webhook calls written by app.notices.outbox,
+and runs the play-by-turn timers (reminders, time-up notices, standing orders, digests).
+
+Delivery, per outbox row:
+  1. claim: UPDATE outbox SET status='sending' WHERE id=? AND status='pending' (and the
+     row is due) -> only one worker, in any process, gets it; committed before sending;
+  2. send (SMTP or HTTP POST);
+  3. mark 'sent' - or, on a temporary failure (server down, 4xx, timeout), put it back
+     to 'pending' with next_attempt_at = now + back-off (MAIL_RETRY_SECONDS doubling,
+     at most an hour) until MAIL_MAX_ATTEMPTS; a permanent failure (5xx refusal) or too
+     many attempts make it 'failed' (the admin outbox page shows it; "retry" requeues).
+A row left in 'sending' by a worker that died mid-send is never sent again
+automatically (it may have gone out): after 10 minutes it becomes 'failed' with
+"delivery unknown", for an administrator to decide. So nothing is ever sent twice.
+
+Started with the app (MAIL_WORKER=true, the default) or alone: `python -m app mail-worker`.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import smtplib
+import ssl
+from datetime import timedelta
+from email.message import EmailMessage
+from email.utils import formatdate
+from typing import Any
+
+import httpx
+from sqlalchemy import select, update
+
+from ..core.clock import Clock
+from ..playbyturn import orders
+from ..playbyturn.deadlines import Deadlines
+from ..store import events as store
+from .digest import digest_tick
+from .outbox import T_HOOKS, T_OUTBOX, T_PREFS, T_USERS, WAITING_KINDS, Notices
+
+log = logging.getLogger("app.mailer")
+STALE_SENDING = timedelta(minutes=10)
+
+
+class Permanent(Exception):
+    """Delivery refused for good: do not retry."""
+
+
+class Worker:
+    def __init__(self, db: Any, settings: Any, clock: Clock, notices: Notices, deadlines: Deadlines | None = None,
+                 games: Any = None, send: bool = True, timers: bool = True):
+        self.db = db
+        self.settings = settings
+        self.clock = clock
+        self.notices = notices
+        self.deadlines = deadlines  # the by-turn timers (app process only)
+        self.games = games          # a GameService: standing orders need it (app process only)
+        self.send_enabled = send
+        self.timers_enabled = timers
+        self.interval = float(settings.mail_poll_seconds)
+        self._task: asyncio.Task | None = None
+        self._stop = asyncio.Event()
+        self.sent = 0
+
+    # ---------------------------------------------------------------- loop
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self.run())
+
+    def request_stop(self) -> None:
+        self._stop.set()
+
+    async def stop(self) -> None:
+        self._stop.set()
+        if self._task is not None:
+            try:
+                await asyncio.wait_for(self._task, 15)
+            except Exception:
+                self._task.cancel()
+
+    async def run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                await asyncio.to_thread(self.tick)
+            except Exception:
+                log.exception("outbox worker tick failed")
+            try:
+                await asyncio.wait_for(self._stop.wait(), self.interval)
+            except TimeoutError:
+                pass
+
+    def tick(self) -> int:
+        n = 0
+        if self.timers_enabled:
+            for job in (self._deadlines, self._orders, self._digests):
+                try:
+                    n += job()
+                except Exception:
+                    log.exception("timer job %s failed", job.__name__)
+        if self.send_enabled:
+            n += self.deliver_due()
+        return n
+
+    def _deadlines(self) -> int:
+        return self.deadlines.tick(self.db) if self.deadlines is not None else 0
+
+    def _orders(self) -> int:
+        if self.games is None:
+            return 0
+        return orders.tick(self.games, self.clock, float(self.settings.orders_grace_minutes) * 60)
+
+    def _digests(self) -> int:
+        return digest_tick(self.db, self.deadlines) if self.deadlines is not None else 0
+
+    # ---------------------------------------------------------------- delivery
+    def deliver_due(self, limit: int = 50) -> int:
+        now = self.clock.now()
+        with self.db.write() as conn:
+            # a worker that died while sending: delivery unknown, never resend on our own
+            conn.execute(update(T_OUTBOX).where(T_OUTBOX.c.status == "sending",
+                                                T_OUTBOX.c.claimed_at < now - STALE_SENDING)
+                         .values(status="failed",
+                                 last_error="delivery unknown: the worker stopped while sending (retry from "
+                                            "the outbox page if it did not arrive)"))
+            conn.commit()
+        with self.db.read() as conn:
+            q = select(T_OUTBOX.c.id).where(T_OUTBOX.c.status == "pending", T_OUTBOX.c.next_attempt_at <= now)
+            if not (self.settings.smtp_host or ""):
+                q = q.where(T_OUTBOX.c.channel != "email")
+            ids = [r[0] for r in conn.execute(q.order_by(T_OUTBOX.c.id).limit(limit)).all()]
+        done = 0
+        for mid in ids:
+            done += self.deliver_one(mid)
+        return done
+
+    def deliver_one(self, mid: int) -> int:
+        now = self.clock.now()
+        with self.db.write() as conn:
+            r = conn.execute(update(T_OUTBOX).where(T_OUTBOX.c.id == mid, T_OUTBOX.c.status == "pending")
+                             .values(status="sending", claimed_at=now, attempts=T_OUTBOX.c.attempts + 1))
+            if r.rowcount != 1:
+                conn.rollback()
+                return 0
+            row = conn.execute(select(T_OUTBOX).where(T_OUTBOX.c.id == mid)).first()
+            moot = self._moot(conn, row)
+            if moot:
+                conn.execute(update(T_OUTBOX).where(T_OUTBOX.c.id == mid).values(status="cancelled",
+                                                                                   last_error=moot))
+            conn.commit()
+        if moot:
+            return 0
+        try:
+            if row.channel == "email":
+                self._send_email(row)
+            else:
+                self._send_webhook(row)
+        except Permanent as exc:
+            self._failed(row, str(exc), final=True)
+            return 0
+        except Exception as exc:  # temporary: back off and retry
+            self._failed(row, f"{type(exc).__name__}: {exc}", final=False)
+            return 0
+        with self.db.write() as conn:
+            conn.execute(update(T_OUTBOX).where(T_OUTBOX.c.id == mid).values(status="sent", sent_at=self.clock.now(),
+                                                                               last_error=None))
+            if row.channel == "webhook" and row.user_id:
+                conn.execute(update(T_HOOKS).where(T_HOOKS.c.user_id == row.user_id)
+                             .values(last_ok_at=self.clock.now()))
+            conn.commit()
+        self.sent += 1
+        return 1
+
+    def _moot(self, conn, row) -> str | None:
+        """An email to an address that is no longer the verified one, or (only with
+        MAIL_DELAY_SECONDS > 0, whose point this is) a "the game waits for you" mail whose
+        reader answered during the delay: not sent. Otherwise every notice goes out, even
+        late (e.g. after the mail server was down)."""
+        if row.channel == "email" and row.kind != "verify" and row.user_id:
+            u = conn.execute(select(T_USERS.c.email).where(T_USERS.c.id == row.user_id)).first()
+            p = conn.execute(select(T_PREFS).where(T_PREFS.c.user_id == row.user_id)).first()
+            if u is None or not u.email or u.email.lower() != row.recipient.lower() or p is None \
+                    or (p.verified_email or "").lower() != row.recipient.lower():
+                return "the address is no longer verified"
+            if p.mode == "never":
+                return "unsubscribed"
+        if (float(getattr(self.settings, "mail_delay_seconds", 0) or 0) > 0 and row.kind in WAITING_KINDS
+                and row.game_id and row.game_seq is not None and row.user_id):
+            if store.answered_after(conn, row.game_id, row.user_id, row.game_seq):
+                return "the player answered before the notice went out"
+        return None
+
+    def _failed(self, row, error: str, final: bool) -> None:
+        attempts = (row.attempts or 0) + 1
+        max_attempts = int(getattr(self.settings, "mail_max_attempts", 20))
+        base = float(getattr(self.settings, "mail_retry_seconds", 30))
+        final = final or attempts >= max_attempts
+        delay = min(base * (2 ** (attempts - 1)), 3600.0)
+        log.warning("outbox %s (%s to %s) attempt %s failed: %s", row.id, row.channel, row.recipient, attempts, error)
+        with self.db.write() as conn:
+            conn.execute(update(T_OUTBOX).where(T_OUTBOX.c.id == row.id).values(
+                status="failed" if final else "pending", last_error=error[:1000],
+                next_attempt_at=self.clock.now() + timedelta(seconds=delay)))
+            if row.channel == "webhook" and row.user_id:
+                conn.execute(update(T_HOOKS).where(T_HOOKS.c.user_id == row.user_id).values(
+                    last_error=error[:1000], last_error_at=self.clock.now()))
+            conn.commit()
+
+    # ---------------------------------------------------------------- transports
+    def _send_email(self, row) -> None:
+        st = self.settings
+        msg = EmailMessage()
+        msg["From"] = st.mail_from
+        msg["To"] = row.recipient
+        msg["Subject"] = row.subject
+        msg["Date"] = formatdate(localtime=False)
+        domain = (st.mail_from.rpartition("@")[2] or "localhost").strip(">")
+        msg["Message-ID"] = f"<outbox-{row.id}.{int(row.created_at.timestamp()) if row.created_at else 0}@{domain}>"
+        msg["X-HD-Outbox-Id"] = str(row.id)
+        for k, v in ((row.payload or {}).get("headers") or {}).items():
+            msg[k] = v
+        msg.set_content(row.body)
+        tls = str(st.smtp_tls).lower()
+        try:
+            smtp: smtplib.SMTP
+            if tls in ("ssl", "tls", "implicit"):
+                smtp = smtplib.SMTP_SSL(st.smtp_host, st.smtp_port, timeout=15, context=ssl.create_default_context())
+            else:
+                smtp = smtplib.SMTP(st.smtp_host, st.smtp_port, timeout=15)
+            with smtp:
+                if tls in ("starttls", "true", "1", "yes"):
+                    smtp.starttls(context=ssl.create_default_context())
+                if st.smtp_user:
+                    smtp.login(st.smtp_user, st.smtp_password or "")
+                smtp.send_message(msg)
+        except smtplib.SMTPRecipientsRefused as exc:
+            codes = [c for c, _ in exc.recipients.values()]
+            if all(500 <= c < 600 for c in codes):
+                raise Permanent(f"recipient refused: {exc.recipients}") from None
+            raise
+        except smtplib.SMTPResponseException as exc:
+            if 500 <= exc.smtp_code < 600 and exc.smtp_code != 530:
+                raise Permanent(f"SMTP {exc.smtp_code}: {exc.smtp_error!r}") from None
+            raise
+
+    def _send_webhook(self, row) -> None:
+        try:
+            r = httpx.post(row.recipient, json=row.payload or {}, timeout=10)
+        except httpx.HTTPError as exc:
+            raise RuntimeError(f"could not reach the webhook: {exc}") from None
+        if 200 <= r.status_code < 300:
+            return
+        err = f"HTTP {r.status_code}: {r.text[:200]}"
+        if 400 <= r.status_code < 500 and r.status_code not in (408, 429):
+            raise Permanent(err)
+        raise RuntimeError(err)
+
+
+# --------------------------------------------------------------------------- command
+
+def main_loop(settings) -> int:
+    """`python -m app mail-worker`: send the outbox (no game timers: the app runs those)."""
+    from ..store.db import Database
+    db = Database(settings.sqlalchemy_url, pool_size=2)
+    clock = Clock(settings.clock_file)
+    w = Worker(db, settings, clock, Notices.from_settings(settings, clock), send=True, timers=False)
+    log.info("mail worker: SMTP %s:%s, polling every %ss", settings.smtp_host, settings.smtp_port, w.interval)
+
+    async def go():
+        import signal
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            try:
+                loop.add_signal_handler(sig, w.request_stop)
+            except NotImplementedError:
+                pass
+        await w.run()
+    try:
+        asyncio.run(go())
+    finally:
+        db.dispose()
+    return 0

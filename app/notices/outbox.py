@@ -1,0 +1,197 @@
+"""Notices: in-site notifications, and the transactional outbox for mail and webhooks.
+
+    notices.notify(conn, user_ids, kind, game_id, text)
+
+writes, on the caller's connection and so inside the caller's transaction, one in-site
+notice per user (the notices table: what /notifications, the badge and
+/api/site-notices show) and, for each user who wants them, one outbox row per channel
+(an email to a verified address when the user chose "every turn"; a webhook call when
+one is registered). Nothing is sent here: the worker (app.notices.mailer) reads the
+outbox after the commit, so a notice exists exactly when the event that caused it does.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Any
+
+from itsdangerous import BadSignature, URLSafeSerializer, URLSafeTimedSerializer
+from sqlalchemy import func, insert, or_, select, update
+
+from ..core.clock import Clock, aware
+from ..models import MailPrefs, Notice, OutboxMessage, User, Webhook, table
+
+T_NOTICES, T_OUTBOX, T_PREFS, T_HOOKS = (table(Notice), table(OutboxMessage), table(MailPrefs),
+                                         table(Webhook))
+T_USERS = table(User)
+
+SITE_NAME = "A House Divided"
+MAIL_MODES = ("turn", "digest", "never")
+# notices that say "the game waits for you": the mail is dropped if the player has
+# already answered by the time the worker gets to it
+WAITING_KINDS = ("turn", "battle", "choice", "reminder")
+SUBJECTS = {
+    "turn": "Your turn", "battle": "A battle decision waits for you", "choice": "Retreat or reinforce?",
+    "game_over": "Game over", "resigned": "Your opponent resigned", "aborted": "Game aborted",
+    "reminder": "Reminder: your time is running out", "timeout": "Your opponent's time is up",
+    "time_up": "Your time is up", "lost_on_time": "Game lost on time", "extended": "More time",
+    "verify": "Confirm your email address", "digest": "Games waiting for you", "test": "Test notice",
+}
+# the notices /api/site-notices lists: what administrators' decisions and disputes say
+SITE_NOTICE_PREFIXES = ("admin_", "dispute_")
+
+
+class Notices:
+    """Writes notices and outbox rows; built from the settings (public URL, secret key,
+    mail delay) and the clock, and handed to whoever needs to notify."""
+
+    def __init__(self, public_url: str, secret_key: str, clock: Clock, mail_delay_seconds: float = 0.0):
+        self.public_url = public_url.rstrip("/")
+        self.secret_key = secret_key
+        self.clock = clock
+        self.mail_delay_seconds = float(mail_delay_seconds or 0)
+        self.site_name = SITE_NAME
+
+    @classmethod
+    def from_settings(cls, settings: Any, clock: Clock) -> Notices:
+        return cls(settings.public_url, settings.secret_key, clock, settings.mail_delay_seconds)
+
+    # ---------------------------------------------------------------- links and tokens
+    def game_url(self, game_id: str) -> str:
+        return f"{self.public_url}/games/{game_id}"
+
+    def unsubscribe_token(self, user_id: int) -> str:
+        return URLSafeSerializer(self.secret_key, salt="unsubscribe").dumps(user_id)
+
+    def read_unsubscribe_token(self, token: str) -> int | None:
+        try:
+            return int(URLSafeSerializer(self.secret_key, salt="unsubscribe").loads(token))
+        except (BadSignature, ValueError, TypeError):
+            return None
+
+    def unsubscribe_url(self, user_id: int) -> str:
+        return f"{self.public_url}/unsubscribe?t={self.unsubscribe_token(user_id)}"
+
+    def verify_token(self, user_id: int, email: str) -> str:
+        return URLSafeTimedSerializer(self.secret_key, salt="verify-email").dumps([user_id, email])
+
+    def read_verify_token(self, token: str, max_age: int = 7 * 86400) -> tuple[int, str] | None:
+        try:
+            uid, email = URLSafeTimedSerializer(self.secret_key, salt="verify-email").loads(token, max_age=max_age)
+            return int(uid), str(email)
+        except (BadSignature, ValueError, TypeError):
+            return None
+
+    # ---------------------------------------------------------------- queueing
+    def mail_text(self, text: str, user_id: int, game_id: str | None) -> str:
+        """A notice's text as a mail body: the link to the game and the unsubscribe footer."""
+        parts = [text.rstrip()]
+        if game_id:
+            parts.append(f"Open the game: {self.game_url(game_id)}")
+        parts.append("-- \n"
+                     f"Notices from {self.site_name} ({self.public_url}). How often: {self.public_url}/settings\n"
+                     f"Unsubscribe from all mail with one click: {self.unsubscribe_url(user_id)}")
+        return "\n\n".join(parts) + "\n"
+
+    def queue_email(self, conn: Any, user_id: int, address: str, kind: str, subject: str, body: str,
+                    game_id: str | None = None, seq: int | None = None, dedupe: str | None = None,
+                    delay: float = 0.0, unsubscribe: bool = True) -> None:
+        now = self.clock.now()
+        headers = {}
+        if unsubscribe:
+            u = self.unsubscribe_url(user_id)
+            headers = {"List-Unsubscribe": f"<{u}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+        conn.execute(insert(T_OUTBOX), dict(
+            channel="email", user_id=user_id, game_id=game_id, game_seq=seq, kind=kind, recipient=address,
+            subject=f"[{self.site_name}] {subject}", body=body, payload={"headers": headers}, status="pending",
+            attempts=0, next_attempt_at=now + timedelta(seconds=delay), created_at=now, dedupe=dedupe))
+
+    def queue_webhook(self, conn: Any, user_id: int, hook: Any, kind: str, subject: str, text: str,
+                      game_id: str | None, seq: int | None, delay: float = 0.0) -> None:
+        line = text.strip().splitlines()[0] if text.strip() else kind
+        msg = f"{hook.prefix} {line}".strip()
+        if game_id:
+            msg += f" {self.game_url(game_id)}"
+        now = self.clock.now()
+        conn.execute(insert(T_OUTBOX), dict(
+            channel="webhook", user_id=user_id, game_id=game_id, game_seq=seq, kind=kind, recipient=hook.url,
+            subject=subject, body=text, payload={hook.json_key or "content": msg}, status="pending", attempts=0,
+            next_attempt_at=now + timedelta(seconds=delay), created_at=now, dedupe=None))
+
+    def notify(self, conn: Any, user_ids: Iterable[int | None], kind: str, game_id: str | None, text: str, *,
+               seq: int | None = None, subject: str | None = None, mail: bool = True) -> int:
+        """Queue an in-site notice and the outbox rows (mail, webhook) for each user, on
+        `conn` (a SQLAlchemy Connection or Session): they commit or roll back with the
+        caller's transaction. Returns the number of users notified."""
+        n = 0
+        for uid in dict.fromkeys(u for u in user_ids if u is not None):
+            n += 1
+            conn.execute(insert(T_NOTICES), dict(user_id=uid, game_id=game_id, kind=kind, text=text, seq=seq,
+                                                 created_at=self.clock.now(), read_at=None))
+            p = prefs(conn, uid) if mail else {}
+            if not p:
+                continue
+            subj = subject or SUBJECTS.get(kind, kind.replace("_", " ").capitalize())
+            if game_id:
+                subj = f"{subj} (game {game_id})"
+            delay = self.mail_delay_seconds if kind in WAITING_KINDS else 0.0
+            if p["verified"] and p["mode"] == "turn":
+                self.queue_email(conn, uid, p["email"], kind, subj, self.mail_text(text, uid, game_id), game_id,
+                                 seq, delay=delay)
+            h = p["hook"]
+            if h is not None and h.enabled:
+                self.queue_webhook(conn, uid, h, kind, subj, text, game_id, seq, delay)
+        return n
+
+
+def prefs(conn: Any, user_id: int) -> dict:
+    """Address, mode, verification and webhook of one user ({} if there is no such user)."""
+    u = conn.execute(select(T_USERS.c.id, T_USERS.c.username, T_USERS.c.email).where(T_USERS.c.id == user_id)).first()
+    if u is None:
+        return {}
+    p = conn.execute(select(T_PREFS).where(T_PREFS.c.user_id == user_id)).first()
+    h = conn.execute(select(T_HOOKS).where(T_HOOKS.c.user_id == user_id)).first()
+    email = u.email
+    verified = bool(email and p is not None and p.verified_email and p.verified_email.lower() == email.lower())
+    return {"username": u.username, "email": email, "verified": verified,
+            "mode": p.mode if p is not None else "turn", "hook": h}
+
+
+# --------------------------------------------------------------------------- reads
+
+def unread_count(conn: Any, user_id: int) -> int:
+    return conn.execute(select(func.count()).select_from(T_NOTICES).where(
+        T_NOTICES.c.user_id == user_id, T_NOTICES.c.read_at.is_(None))).scalar_one()
+
+
+def recent_notices(conn: Any, user_id: int, limit: int = 50) -> list[dict]:
+    rows = conn.execute(select(T_NOTICES).where(T_NOTICES.c.user_id == user_id)
+                        .order_by(T_NOTICES.c.id.desc()).limit(limit)).all()
+    return [{"id": r.id, "game_id": r.game_id, "kind": r.kind, "text": r.text, "seq": r.seq,
+             "at": aware(r.created_at).isoformat(), "read": r.read_at is not None} for r in rows]
+
+
+def mark_read(conn: Any, clock: Clock, user_id: int, ids: list[int] | None = None) -> None:
+    q = update(T_NOTICES).where(T_NOTICES.c.user_id == user_id, T_NOTICES.c.read_at.is_(None))
+    if ids:
+        q = q.where(T_NOTICES.c.id.in_(ids))
+    conn.execute(q.values(read_at=clock.now()))
+
+
+def _is_site_notice() -> Any:
+    return or_(*[T_NOTICES.c.kind.startswith(p, autoescape=True) for p in SITE_NOTICE_PREFIXES])
+
+
+def site_notices(conn: Any, user_id: int, limit: int = 200) -> list[dict]:
+    """What administrators' decisions and disputes told the user (newest first)."""
+    c = T_NOTICES.c
+    rows = conn.execute(select(T_NOTICES).where(c.user_id == user_id, _is_site_notice())
+                        .order_by(c.id.desc()).limit(limit)).all()
+    return [{"id": r.id, "game_id": r.game_id, "kind": r.kind, "text": r.text, "at": aware(r.created_at).isoformat(),
+             "read": r.read_at is not None} for r in rows]
+
+
+def mark_site_notices_read(conn: Any, clock: Clock, user_id: int) -> None:
+    c = T_NOTICES.c
+    conn.execute(update(T_NOTICES).where(c.user_id == user_id, c.read_at.is_(None), _is_site_notice())
+                 .values(read_at=clock.now()))

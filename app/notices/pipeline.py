@@ -1,0 +1,116 @@
+"""The hook the game service calls in each append transaction (GameService.on_append).
+
+It turns a hand-over ("the game now waits for you"), the end of a game and a
+resignation into notices, with what happened since the player's last decision in words
+and a link to the game. In live games a player who has the game open is not notified;
+by-turn games always notify. By-turn games also start and stop their clocks here
+(app.playbyturn.deadlines).
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..realtime.pg_fanout import PRESENCE_TTL
+from ..store import events as store
+from .outbox import Notices
+from .words import SIDE, events_in_words
+
+
+def since_last_move(conn: Any, game_id: str, user_id: int, upto: int, pending: list[dict]) -> list[str]:
+    """What happened in the game since this user's last decision (events up to `upto`
+    from the table, plus those being appended in this transaction)."""
+    start = max(store.last_decision_seq(conn, game_id, user_id), upto - 400)
+    evs = [r.out() for r in store.events_range(conn, game_id, start, upto)]
+    evs += [e for e in pending if e["seq"] > max(start, upto)]
+    return events_in_words(evs)
+
+
+class Notifier:
+    """GameService.on_append (see the module's doc)."""
+
+    def __init__(self, notices: Notices, games: Any = None, hub: Any = None,
+                 deadline_hook: Callable[..., None] | None = None):
+        self.notices = notices
+        self.games = games
+        self.hub = hub
+        self.deadline_hook = deadline_hook  # by-turn clocks: app.playbyturn.deadlines
+
+    def connected(self, gid: str, side: str) -> bool:
+        hub = self.hub
+        if hub is None:
+            return False
+        try:
+            ch = hub.channels.get(gid)
+            if ch is not None:
+                return side in hub.presence_total(ch)[1]
+            now = time.monotonic()
+            return any(side in sides and now - ts < PRESENCE_TTL
+                       for _, sides, ts in (hub.remote.get(gid) or {}).values())
+        except Exception:  # read from a worker thread while the loop changes it: be conservative
+            return False
+
+    def _waiting_kind(self, gid: str, side: str) -> str:
+        e = self.games.cached_state(gid) if self.games is not None else None
+        g = e.game if e is not None else None
+        if g is None or g.to_act != side:
+            return "turn"
+        if g.phase == "battle":
+            step = (g.battle or {}).get("step")
+            return "choice" if step == "prepare" else "battle"
+        if g.phase == "battle_choice":
+            return "battle"
+        return "turn"
+
+    def on_append(self, s, game: Any, new: dict, out: list) -> None:
+        if not out:
+            return
+        if self.deadline_hook is not None and game.mode == "async":
+            self.deadline_hook(s, game, new, out)
+        old_status, status = game.status, new["status"]
+        old_act, act = game.to_act, new["to_act"]
+        seats = {"union": new["union_user_id"], "confederate": new["confederate_user_id"]}
+        live = game.mode != "async"
+        gid = game.id
+        if status == "active" and act in seats and (old_status != "active" or old_act != act):
+            uid = seats[act]
+            if uid is None or (live and self.connected(gid, act)):
+                return
+            kind = self._waiting_kind(gid, act)
+            head = {"turn": f"Game {gid}: your turn ({SIDE[act]}).",
+                    "battle": f"Game {gid}: a battle decision waits for you ({SIDE[act]}).",
+                    "choice": f"Game {gid}: retreat, reinforce or fire on? ({SIDE[act]})"}[kind]
+            self._notify(s, game, [(uid, act)], kind, head, new, out)
+        elif status in ("finished", "aborted") and old_status not in ("finished", "aborted"):
+            types = {e.type for e in out if e.source == "server"}
+            first = out[0]
+            personal = first.actor if first.source != "server" or first.type in ("resign", "abort") else None
+            if "timeout" in types:  # app.playbyturn.deadlines notifies about its own result
+                return
+            result = new.get("result") or {}
+            targets = [(uid, side) for side, uid in seats.items() if uid is not None and side != personal]
+            if live:
+                targets = [(u, sd) for u, sd in targets if not self.connected(gid, sd)]
+            if not targets:
+                return
+            if "resign" in types:
+                kind, head = "resigned", f"Game {gid}: your opponent resigned. You win."
+            elif status == "aborted":
+                kind, head = "aborted", f"Game {gid} was aborted."
+            else:
+                w = result.get("winner")
+                kind = "game_over"
+                head = f"Game {gid} is over: {SIDE.get(w, 'nobody')} wins. {result.get('reason') or ''}".strip()
+            self._notify(s, game, targets, kind, head, new, out)
+
+    def _notify(self, s, game, targets, kind, head, new, out) -> None:
+        pending = [e.out() for e in out]
+        for uid, _side in targets:
+            lines = since_last_move(s, game.id, uid, game.seq, pending)
+            text = head
+            if lines:
+                text += "\n\nSince your last move:\n" + "\n".join("- " + x for x in lines)
+            self.notices.notify(s, [uid], kind, game.id, text, seq=new["seq"])
+
+

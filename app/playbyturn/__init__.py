@@ -1,0 +1,2 @@
+"""Play by turn: time limits, vacations and claims on time; forced moves and standing battle
+orders."""

@@ -1,0 +1,248 @@
+"""Time limits of by-turn games, reminders, vacations, and claims on time.
+
+A by-turn game may have a limit chosen at creation (1 to 14 days, e.g. 1, 3 or 7): when
+the game starts waiting for a player (a hand-over), that player's clock starts and they
+have that long to make their next decision (the clock restarts at every hand-over, like
+"days per move" on correspondence sites). A reminder goes out when a fifth of the time
+is left (at most 24 hours before). Time spent on vacation does not count: each player
+may declare up to VACATION_DAYS_PER_YEAR days per calendar year, which pauses their
+clock in every game. When the time is up, the opponent is told and may claim the win
+(the result says it was decided on time) or give more days.
+
+All times come from the Clock the app was built with, so that tests can move it.
+"""
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import insert, select, update
+
+from ..core.clock import Clock, aware, iso
+from ..core.errors import ApiError
+from ..games.service import GameService
+from ..models import Game, GameClock, User, Vacation, table
+from ..notices.outbox import Notices
+from ..notices.words import SIDE
+
+log = logging.getLogger("app.deadlines")
+
+ALLOWED_DAYS = tuple(range(1, 15))
+
+T_CLOCKS, T_VAC, T_GAMES = table(GameClock), table(Vacation), table(Game)
+
+
+def paused_seconds(vacs: list[tuple[datetime, datetime]], start: datetime, end: datetime) -> float:
+    total = 0.0
+    for a, b in vacs:
+        lo, hi = max(a, start), min(b, end)
+        if hi > lo:
+            total += (hi - lo).total_seconds()
+    return total
+
+
+def on_vacation(vacs, now: datetime) -> datetime | None:
+    for a, b in vacs:
+        if a <= now < b:
+            return b
+    return None
+
+
+def _opponent_side(game, user) -> str:
+    sides = [sd for sd in ("union", "confederate") if getattr(game, f"{sd}_user_id") == user.id]
+    if not sides:
+        raise ApiError(403, "you have no seat in this game", "not_a_player")
+    return sides[0]
+
+
+class Deadlines:
+    """Clocks of by-turn games, vacations, reminders and claims, on the given clock;
+    notices go through `notices`."""
+
+    def __init__(self, clock: Clock, notices: Notices, vacation_days_per_year: int = 30,
+                 reminder_hours: float = 24.0):
+        self.clock = clock
+        self.notices = notices
+        self.per_year = vacation_days_per_year
+        self.reminder_hours = reminder_hours
+
+    def set_days(self, conn, game_id: str, days: int | None) -> None:
+        """At creation of a by-turn game (days None: no time limit)."""
+        if days is not None and days not in ALLOWED_DAYS:
+            raise ApiError(422, "days_per_move must be 1 to 14", "invalid_request")
+        conn.execute(insert(T_CLOCKS), dict(game_id=game_id, days=days, side=None, user_id=None, since=None,
+                                            extra_seconds=0, reminded_at=None, expired_at=None))
+
+    def on_append(self, s, game: Any, new: dict, out: list) -> None:
+        """In the append transaction of a by-turn game: start the clock of the player the
+        game now waits for (a hand-over), or stop it when the game ends."""
+        status, act = new["status"], new["to_act"]
+        if status == "active" and act:
+            if game.status == "active" and game.to_act == act:
+                return  # same player still deciding: their clock keeps running
+            s.execute(update(T_CLOCKS).where(T_CLOCKS.c.game_id == game.id).values(
+                side=act, user_id=new[f"{act}_user_id"], since=self.clock.now(), extra_seconds=0, reminded_at=None,
+                expired_at=None))
+        elif game.status == "active" and status != "active":
+            s.execute(update(T_CLOCKS).where(T_CLOCKS.c.game_id == game.id).values(side=None, user_id=None))
+
+    def _vacations(self, conn, user_id: int) -> list[tuple[datetime, datetime]]:
+        rows = conn.execute(select(T_VAC.c.starts_at, T_VAC.c.ends_at).where(T_VAC.c.user_id == user_id)).all()
+        return [(aware(a), aware(b)) for a, b in rows]
+
+    def vacation_info(self, conn, user_id: int) -> dict:
+        per_year = self.per_year
+        now = self.clock.now()
+        vacs = self._vacations(conn, user_id)
+        year0 = now.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
+        year1 = year0.replace(year=year0.year + 1)
+        used = paused_seconds(vacs, year0, year1) / 86400
+        until = on_vacation(vacs, now)
+        return {"on_vacation": until is not None, "until": until.isoformat() if until else None,
+                "days_per_year": per_year, "days_used": round(used, 2),
+                "days_left": round(max(0.0, per_year - used), 2)}
+
+    def start_vacation(self, conn, user_id: int, days: float) -> dict:
+        per_year = self.per_year
+        if not (0 < days <= per_year):
+            raise ApiError(422, f"a vacation is 1 to {per_year} days", "invalid_request")
+        info = self.vacation_info(conn, user_id)
+        if info["on_vacation"]:
+            raise ApiError(409, "you are already on vacation", "already_on_vacation")
+        if days > info["days_left"] + 1e-9:
+            raise ApiError(409, f"only {info['days_left']:g} vacation days are left this year", "no_vacation_left")
+        now = self.clock.now()
+        conn.execute(insert(T_VAC), dict(user_id=user_id, starts_at=now, ends_at=now + timedelta(days=days)))
+        return self.vacation_info(conn, user_id)
+
+    def end_vacation(self, conn, user_id: int) -> dict:
+        now = self.clock.now()
+        conn.execute(update(T_VAC).where(T_VAC.c.user_id == user_id, T_VAC.c.starts_at <= now,
+                                         T_VAC.c.ends_at > now).values(ends_at=now))
+        return self.vacation_info(conn, user_id)
+
+    def remaining(self, conn, row: Any, now: datetime | None = None) -> tuple[float, bool]:
+        """(seconds left, paused by vacation) of a running clock."""
+        now = now or self.clock.now()
+        since = aware(row.since)
+        vacs = self._vacations(conn, row.user_id) if row.user_id else []
+        used = (now - since).total_seconds() - paused_seconds(vacs, since, now)
+        left = row.days * 86400 + (row.extra_seconds or 0) - used
+        return left, on_vacation(vacs, now) is not None
+
+    def clock_view(self, conn, game_id: str, user_id: int | None = None) -> dict | None:
+        row = conn.execute(select(T_CLOCKS).where(T_CLOCKS.c.game_id == game_id)).first()
+        if row is None:
+            return None
+        out = {"days_per_move": row.days, "waiting_since": iso(row.since), "side": row.side, "deadline": None,
+               "seconds_left": None, "paused": False, "expired": False, "can_claim": False, "can_extend": False}
+        if row.days and row.side and row.since is not None:
+            left, paused = self.remaining(conn, row)
+            out.update(seconds_left=max(0, int(left)), paused=paused, expired=left <= 0,
+                       deadline=None if paused else (self.clock.now() + timedelta(seconds=max(0.0, left))).isoformat())
+            g = conn.execute(select(T_GAMES.c.union_user_id, T_GAMES.c.confederate_user_id)
+                             .where(T_GAMES.c.id == game_id)).first()
+            opp = "confederate" if row.side == "union" else "union"
+            if user_id is not None and g is not None and getattr(g, f"{opp}_user_id") == user_id:
+                out["can_claim"] = left <= 0
+                out["can_extend"] = True
+        return out
+
+    def tick(self, db) -> int:
+        """Reminders and "time is up" notices; returns how many notices it queued. Every
+        step is a conditional UPDATE plus its notices in one transaction, so two processes
+        running it never notify twice."""
+        n = 0
+        now = self.clock.now()
+        with db.read() as conn:
+            rows = conn.execute(select(T_CLOCKS).where(T_CLOCKS.c.side.is_not(None), T_CLOCKS.c.days.is_not(None),
+                                                       T_CLOCKS.c.expired_at.is_(None))).all()
+        for row in rows:
+            with db.write() as conn:
+                left, paused = self.remaining(conn, row, now)
+                total = row.days * 86400 + (row.extra_seconds or 0)
+                if left <= 0:
+                    r = conn.execute(update(T_CLOCKS).where(T_CLOCKS.c.game_id == row.game_id,
+                                                            T_CLOCKS.c.since == row.since,
+                                                            T_CLOCKS.c.expired_at.is_(None)).values(expired_at=now))
+                    if r.rowcount == 1:
+                        g = conn.execute(select(T_GAMES).where(T_GAMES.c.id == row.game_id)).first()
+                        opp = "confederate" if row.side == "union" else "union"
+                        self.notices.notify(conn, [row.user_id], "time_up", row.game_id,
+                               f"Game {row.game_id}: your time to move ({row.days} days) is up. Your opponent may "
+                               f"now claim the win or give you more time; moving now still counts until they do.")
+                        self.notices.notify(conn, [getattr(g, f"{opp}_user_id")], "timeout", row.game_id,
+                               f"Game {row.game_id}: the {SIDE[row.side]} player did not move within {row.days} "
+                               f"days. You may claim the win on time, or give more time, on the game page.")
+                        n += 2
+                elif row.reminded_at is None and not paused and left <= min(self.reminder_hours * 3600, total / 5):
+                    r = conn.execute(update(T_CLOCKS).where(T_CLOCKS.c.game_id == row.game_id,
+                                                            T_CLOCKS.c.since == row.since,
+                                                            T_CLOCKS.c.reminded_at.is_(None)).values(reminded_at=now))
+                    if r.rowcount == 1:
+                        hours = max(1, round(left / 3600))
+                        self.notices.notify(conn, [row.user_id], "reminder", row.game_id,
+                               f"Game {row.game_id}: about {hours} hour{'s' if hours != 1 else ''} left to make your "
+                               f"move ({SIDE[row.side]}). After that your opponent may claim the win on time.")
+                        n += 1
+                conn.commit()
+        return n
+
+    def claim(self, svc: GameService, user: User, gid: str) -> dict:
+        """The waiting player claims the win because the other's time is up."""
+        def fn(s, game):
+            if game.status != "active":
+                raise ApiError(409, "the game is not in progress", "game_over")
+            me = _opponent_side(game, user)
+            row = s.execute(select(T_CLOCKS).where(T_CLOCKS.c.game_id == gid)).first()
+            if row is None or not row.days:
+                raise ApiError(409, "this game has no time limit", "no_clock")
+            if row.side is None or row.side == me:
+                raise ApiError(409, "the game is waiting for you, not for your opponent", "not_expired")
+            left, _ = self.remaining(s, row)
+            if left > 0:
+                raise ApiError(409, f"your opponent still has {int(left // 3600)} h {int(left % 3600 // 60)} min",
+                               "not_expired")
+            late = row.side
+            reason = (f"on time: the {SIDE[late]} player did not move within {row.days} "
+                      f"day{'s' if row.days != 1 else ''}")
+            result = {"winner": me, "reason": reason, "on_time": True}
+            text = f"{user.username} ({SIDE[me]}) claims the win on time: the {SIDE[late]} player did not move in time."
+            entry = svc.state(s, game)
+            # the late player hears it (the hook leaves timeout results to us); same transaction
+            self.notices.notify(s, [row.user_id], "lost_on_time", gid, f"Game {gid}: you lost on time. {text}")
+            out = svc.append(s, game, [("server", "timeout", me, {"side": late, "winner": me, "days": row.days,
+                                                                   "by": user.username, "text": text})],
+                              {"status": "finished", "result": result, "to_act": None, "finished_at": self.clock.now()},
+                              {"kind": "claim", "side": me, "user_id": user.id})
+            entry.seq = game.seq
+            svc.publish(game, entry, out)
+            return {"seq": game.seq, "status": game.status, "result": result}
+        return svc.run_command(gid, fn)
+
+    def extend(self, svc: GameService, user: User, gid: str, days: int) -> dict:
+        """The waiting player gives the other more time (logged in the game)."""
+        if not (1 <= days <= 14):
+            raise ApiError(422, "give 1 to 14 days", "invalid_request")
+
+        def fn(s, game):
+            if game.status != "active":
+                raise ApiError(409, "the game is not in progress", "game_over")
+            me = _opponent_side(game, user)
+            row = s.execute(select(T_CLOCKS).where(T_CLOCKS.c.game_id == gid)).first()
+            if row is None or not row.days or row.side is None or row.side == me:
+                raise ApiError(409, "there is no opponent's clock to extend", "no_clock")
+            text = (f"{user.username} ({SIDE[me]}) gives the {SIDE[row.side]} player {days} more "
+                    f"day{'s' if days != 1 else ''}.")
+            s.execute(update(T_CLOCKS).where(T_CLOCKS.c.game_id == gid).values(
+                extra_seconds=(row.extra_seconds or 0) + days * 86400, expired_at=None, reminded_at=None))
+            self.notices.notify(s, [row.user_id], "extended", gid, f"Game {gid}: {text}")
+            entry = svc.state(s, game)
+            out = svc.append(s, game, [("server", "time_extended", me, {"side": row.side, "days": days,
+                                                                         "by": user.username, "text": text})],
+                              None, {"kind": "extend", "side": me, "user_id": user.id})
+            entry.seq = game.seq
+            svc.publish(game, entry, out)
+            return {"seq": game.seq, "clock": self.clock_view(s, gid, user.id)}
+        return svc.run_command(gid, fn)

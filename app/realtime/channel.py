@@ -1,0 +1,227 @@
+"""One game's sockets in this process (Channel) and one socket (Subscriber).
+
+A committed change is serialised once (Change.text), framed once (Change.frame) and the
+same bytes are written to every subscriber's socket; a slow socket never delays the
+others (it is dropped when its unsent output grows too large, and reconnects with
+?after=N). Changes reach each socket in seq order; a gap is filled from the table.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from ..games.records import Change, ws_frame
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+log = logging.getLogger("app.hub")
+
+
+class Subscriber:
+    """One socket. Two ways to write to it:
+
+    * raw (the default with uvicorn): the frame of each change is built once and written
+      straight to every socket's transport: no per-socket serialisation, task or queue.
+      A socket whose unsent output passes `max_buffer` bytes is too slow and is dropped
+      (the client reconnects with ?after=<last seq>).
+    * queued (any other ASGI server, or compression on): a queue and a writer task per
+      socket that calls websocket.send_text.
+    """
+    __slots__ = ("queue", "ready", "pending", "seq", "user_id", "want_state", "closed",
+                 "close_reason", "channel", "transport", "max_buffer", "presence")
+
+    def __init__(self, user_id: int | None, want_state: bool, limit: int, transport: Any = None,
+                 max_buffer: int = 4 << 20):
+        self.transport = transport
+        self.queue: asyncio.Queue[str | None] | None = None if transport is not None else asyncio.Queue(maxsize=limit)
+        self.max_buffer = max_buffer
+        self.ready = False
+        self.pending: list[Change] = []
+        self.seq = -1
+        self.user_id = user_id
+        self.want_state = want_state
+        self.closed = False
+        self.close_reason = ""
+        self.channel: Channel | None = None
+        # the watcher count (and players online) this socket knows: as it arrived, then as told
+        self.presence: tuple[int, tuple[str, ...]] | None = None
+
+    def _too_slow(self) -> None:
+        self.closed = True
+        self.close_reason = "too slow: reconnect with ?after=<last seq>"
+
+    def _write(self, frame: bytes) -> None:
+        t = self.transport
+        if t.is_closing():
+            self.closed = True
+            return
+        if t.get_write_buffer_size() > self.max_buffer:
+            self._too_slow()
+            t.abort()
+            return
+        t.write(frame)
+
+    def put(self, text: str, frame: bytes | None = None) -> None:
+        if self.closed:
+            return
+        if self.transport is not None:
+            self._write(frame if frame is not None else ws_frame(text))
+            return
+        queue = self.queue
+        assert queue is not None  # a subscriber without a transport always has its queue
+        try:
+            queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self._too_slow()
+            try:  # wake the writer so it closes the socket
+                queue.get_nowait()
+                queue.put_nowait(None)
+            except Exception:
+                pass
+
+    def end(self) -> None:
+        """No more messages (the writer task, if any, stops)."""
+        if self.queue is not None:
+            try:
+                self.queue.put_nowait(None)
+            except asyncio.QueueFull:
+                pass
+
+    def sides(self, seats: dict[str, int | None]) -> list[str]:
+        if self.user_id is None:
+            return []
+        return [side for side, uid in seats.items() if uid == self.user_id]
+
+    def send_change(self, change: Change) -> None:
+        sides = self.sides(change.seats) if (change.legal is not None and self.user_id is not None) else ()
+        if self.transport is not None:
+            frame = change.frame(self.want_state)
+            for side in sides:  # a player's socket: the events and its legal actions in one write
+                frame += change.legal_frame(side) or b""
+            if not self.closed:
+                self._write(frame)
+        else:
+            self.put(change.text(self.want_state))
+            for side in sides:
+                t = change.legal_text(side)
+                if t:
+                    self.put(t)
+        self.seq = change.last_seq
+
+
+class Channel:
+    def __init__(self, hub: Hub, game_id: str):
+        self.hub = hub
+        self.game_id = game_id
+        self.subs: set[Subscriber] = set()
+        self.delivered: int | None = None
+        self.prebuf: list[Change] = []
+        self.initialized = asyncio.Event()
+        self.fill_target = 0
+        self.fill_task: asyncio.Task | None = None
+        self.presence_task: asyncio.Task | None = None
+        self.last_presence: tuple | None = None
+        # counters (not a scan of subs): worker threads read them while the loop changes subs
+        self.n_state = 0
+        self.n_users = 0
+
+    def add(self, sub: Subscriber) -> None:
+        if sub not in self.subs:
+            self.subs.add(sub)
+            self.n_state += sub.want_state
+            self.n_users += sub.user_id is not None
+
+    def remove(self, sub: Subscriber) -> None:
+        if sub in self.subs:
+            self.subs.discard(sub)
+            self.n_state -= sub.want_state
+            self.n_users -= sub.user_id is not None
+
+    # -- flags read by worker threads
+    def want_state(self) -> bool:
+        return self.n_state > 0
+
+    def want_legal(self) -> bool:
+        return self.n_users > 0
+
+    async def init(self) -> None:
+        try:
+            info = await self.hub.service.call(self.hub.service.seats_of, self.game_id)
+            self.delivered = info["seq"] if info else 0
+        except Exception:
+            log.exception("channel init for %s failed", self.game_id)
+            self.delivered = 0
+        buf, self.prebuf = self.prebuf, []
+        self.initialized.set()
+        for ch in buf:
+            self.deliver(ch)
+
+    def deliver(self, change: Change) -> None:
+        """Deliver a change in seq order (runs in the event loop)."""
+        if self.delivered is None:
+            self.prebuf.append(change)
+            return
+        if change.last_seq <= self.delivered:
+            return
+        if change.first_seq > self.delivered + 1:
+            self.request_fill(change.last_seq)
+            return
+        if change.first_seq <= self.delivered:
+            change = change.after(self.delivered)
+        self.delivered = change.last_seq
+        self.hub.seats[self.game_id] = change.seats
+        for sub in list(self.subs):
+            offer(sub, change)
+
+    def request_fill(self, target: int) -> None:
+        self.fill_target = max(self.fill_target, target)
+        if self.fill_task is None or self.fill_task.done():
+            self.fill_task = asyncio.get_running_loop().create_task(self._fill())
+
+    async def _fill(self) -> None:
+        while self.delivered is not None and self.fill_target > self.delivered:
+            start = self.delivered
+            try:
+                change = await self.hub.service.call(self.hub.service.load_change, self.game_id, start,
+                                                 self.want_state(), self.want_legal())
+            except Exception:
+                log.exception("catch-up of %s failed", self.game_id)
+                await asyncio.sleep(0.5)
+                continue
+            if change is None:
+                break
+            self.deliver(change)
+            if self.delivered == start:
+                break
+
+    def presence(self) -> tuple[int, tuple[str, ...]]:
+        count = len(self.subs)
+        online = set()
+        seats = self.hub.seats.get(self.game_id) or {}
+        for s in self.subs:
+            for side, uid in seats.items():
+                if uid is not None and uid == s.user_id:
+                    online.add(side)
+        return count, tuple(sorted(online))
+
+
+def offer(sub: Subscriber, change: Change) -> None:
+    if sub.closed:
+        return
+    if not sub.ready:
+        sub.pending.append(change)
+        return
+    if change.last_seq <= sub.seq:
+        return
+    if change.first_seq == sub.seq + 1:
+        sub.send_change(change)
+    elif change.first_seq <= sub.seq:
+        sub.send_change(change.after(sub.seq))
+    else:  # this socket missed something: read it from the table
+        sub.ready = False
+        sub.pending.append(change)
+        if sub.channel is not None:
+            asyncio.get_running_loop().create_task(sub.channel.hub.catch_up(sub))
+

@@ -1,0 +1,215 @@
+"""Fan-out of game events to websockets: the Hub.
+
+One Channel per game per process holds that process's subscribers (app.realtime.channel).
+The game service hands every committed change to the hub (publish_threadsafe), which
+delivers it on the event loop. Across processes (Postgres) app.realtime.pg_fanout
+announces and picks up changes; with SQLite (one process) the in-memory path alone is
+used.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+import time
+
+from ..games.records import Change, ws_frame
+from ..games.service import GameService
+from . import protocol
+from .channel import Channel, Subscriber, offer
+from .pg_fanout import PRESENCE_TTL, PostgresFanout
+
+log = logging.getLogger("app.hub")
+
+
+class Hub(PostgresFanout):
+    def __init__(self, service: GameService, backend: str, dsn: str | None = None,
+                 queue_limit: int = 1000):
+        self.service = service
+        self.backend = backend
+        self.dsn = dsn
+        self.queue_limit = queue_limit
+        self.channels: dict[str, Channel] = {}
+        self.seats: dict[str, dict[str, int | None]] = {}
+        self.remote: dict[str, dict[str, tuple[int, tuple[str, ...], float]]] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.loop_thread: int | None = None
+        self.init_fanout()
+        service.on_change = self.publish_threadsafe
+        service.wants = self.wants
+        if backend == "postgres":
+            service.notify = self.notify_threadsafe
+
+    # ---------------------------------------------------------------- lifecycle
+    async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.loop_thread = threading.get_ident()
+        if self.backend == "postgres":
+            self.start_fanout(self.loop)
+
+    @property
+    def ready(self) -> bool:
+        """Whether changes made by other processes reach this one's sockets yet."""
+        return self.backend != "postgres" or self.listening.is_set()
+
+    async def stop(self) -> None:
+        if self.backend == "postgres":
+            await self.stop_fanout()
+
+    # ---------------------------------------------------------------- publish
+    def wants(self, gid: str) -> tuple[bool, bool]:
+        ch = self.channels.get(gid)
+        if ch is None:
+            return False, False
+        return ch.want_state(), ch.want_legal()
+
+    def publish_threadsafe(self, change: Change) -> None:
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        if threading.get_ident() == self.loop_thread:
+            self._deliver_local(change)  # a command run inline on the loop
+        else:
+            loop.call_soon_threadsafe(self._deliver_local, change)
+
+    def _deliver_local(self, change: Change) -> None:
+        ch = self.channels.get(change.game_id)
+        if ch is not None:
+            self.seats[change.game_id] = change.seats
+            ch.deliver(change)
+
+    # ---------------------------------------------------------------- subscribe
+    async def subscribe(self, gid: str, sub: Subscriber, seats: dict[str, int | None]) -> Channel:
+        self.seats[gid] = seats
+        ch = self.channels.get(gid)
+        if ch is None:
+            ch = self.channels[gid] = Channel(self, gid)
+            asyncio.get_running_loop().create_task(ch.init())
+        ch.add(sub)
+        sub.channel = ch
+        sub.presence = self.presence_total(ch)
+        self.presence_changed(ch)
+        await ch.initialized.wait()
+        return ch
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        ch = sub.channel
+        if ch is None:
+            return
+        ch.remove(sub)
+        sub.closed = True
+        self.presence_changed(ch)
+        if not ch.subs and self.channels.get(ch.game_id) is ch:
+            # keep the channel until its presence update went out
+            pass
+
+    def _maybe_drop(self, ch: Channel) -> None:
+        if not ch.subs and self.channels.get(ch.game_id) is ch and not (ch.fill_task and not ch.fill_task.done()):
+            del self.channels[ch.game_id]
+            self.seats.pop(ch.game_id, None)
+
+    async def start_subscriber(self, sub: Subscriber, snapshot: dict | None, after: int | None) -> None:
+        """Send the snapshot (or, on reconnect, only what was missed), then go live."""
+        ch = sub.channel
+        assert ch is not None
+        if after is None:
+            assert snapshot is not None
+            sub.seq = snapshot["seq"]
+            count, online = self.presence_total(ch)
+            snapshot["watchers"] = count
+            snapshot["online"] = list(online)
+            # built by hand like the events after it (a whole state: no second pass through
+            # the model on every connect); tests check it obeys protocol.SnapshotMsg
+            sub.put(json.dumps(snapshot, separators=(",", ":")))
+            self._go_live(sub)
+        else:
+            sub.seq = after
+            await self.catch_up(sub, force=True)
+
+    def _go_live(self, sub: Subscriber) -> None:
+        pending, sub.pending = sub.pending, []
+        sub.ready = True
+        ch = sub.channel
+        if ch is not None and sub.presence is not None and self.presence_total(ch) != sub.presence:
+            # the watcher count changed between this socket's arrival and its going live
+            # (a slow snapshot): it missed that broadcast, so tell it now
+            self._send_watchers(sub, ch)
+        for change in pending:
+            offer(sub, change)
+
+    async def catch_up(self, sub: Subscriber, force: bool = False) -> None:
+        """Send this socket every event after sub.seq (read from the table)."""
+        ch = sub.channel
+        if ch is None:
+            return
+        sub.ready = False
+        try:
+            change = await self.service.call(self.service.load_change, ch.game_id, sub.seq,
+                                             sub.want_state, sub.user_id is not None)
+        except Exception:
+            log.exception("catch-up for a socket of %s failed", ch.game_id)
+            sub.closed = True
+            sub.end()
+            if sub.transport is not None:
+                sub.transport.abort()
+            return
+        if change is not None:
+            sub.send_change(change)
+        elif force:
+            # nothing missed: say so, so the client knows it is live
+            sub.put(protocol.dump(protocol.EventsMsg(game_id=ch.game_id, seq=sub.seq, events=[], catch_up=True)))
+        self._go_live(sub)
+
+    # ---------------------------------------------------------------- presence
+    def presence_total(self, ch: Channel) -> tuple[int, tuple[str, ...]]:
+        count, online = ch.presence()
+        now = time.monotonic()
+        on = set(online)
+        for n, sides, ts in (self.remote.get(ch.game_id) or {}).values():
+            if now - ts < PRESENCE_TTL:
+                count += n
+                on.update(sides)
+        return count, tuple(sorted(on))
+
+    def presence_changed(self, ch: Channel) -> None:
+        if ch.presence_task is None or ch.presence_task.done():
+            ch.presence_task = asyncio.get_running_loop().create_task(self._presence_flush(ch))
+
+    async def _presence_flush(self, ch: Channel) -> None:
+        await asyncio.sleep(0.2)  # debounce: 500 spectators arriving make one message, not 500
+        local = ch.presence()
+        if self.backend == "postgres":
+            await self.notify_presence(ch.game_id, *local)
+        self.broadcast_watchers(ch)
+        if not ch.subs:
+            self._maybe_drop(ch)
+
+    def broadcast_watchers(self, ch: Channel) -> None:
+        total = self.presence_total(ch)
+        if total == ch.last_presence:
+            return
+        ch.last_presence = total
+        text = self._watchers_text(ch.game_id, total)
+        frame = ws_frame(text)
+        for sub in list(ch.subs):
+            if sub.ready:
+                sub.put(text, frame)
+                sub.presence = total
+
+    def _send_watchers(self, sub: Subscriber, ch: Channel) -> None:
+        total = self.presence_total(ch)
+        sub.put(self._watchers_text(ch.game_id, total))
+        sub.presence = total
+
+    @staticmethod
+    def _watchers_text(gid: str, total: tuple[int, tuple[str, ...]]) -> str:
+        return protocol.dump(protocol.WatchersMsg(game_id=gid, count=total[0], online=list(total[1])))
+
+    def watchers(self, gid: str) -> int:
+        ch = self.channels.get(gid)
+        if ch is not None:
+            return self.presence_total(ch)[0]
+        now = time.monotonic()
+        return sum(n for n, _, ts in (self.remote.get(gid) or {}).values() if now - ts < PRESENCE_TTL)
+

@@ -1,0 +1,219 @@
+"""Fan-out across processes (Postgres): LISTEN/NOTIFY.
+
+After each append the process that wrote it sends pg_notify('hd_events',
+'game:seq:proc') on its own autocommit connection. Every process LISTENs; for a game it
+has subscribers for, it reads the events it has not delivered yet from the table and
+delivers them. Presence (how many sockets watch a game, which players are online)
+travels on 'hd_presence'. A periodic sweep compares each watched game with the table, in
+case a notification was lost. `listening` is set while the LISTEN connection is up: the
+readiness check (/api/ready) waits for it.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..games.service import GameService
+    from .channel import Channel
+
+log = logging.getLogger("app.hub")
+EVENTS_CHANNEL = "hd_events"
+PRESENCE_CHANNEL = "hd_presence"
+PRESENCE_TTL = 75  # seconds a process's presence report counts without a heartbeat
+
+
+class PostgresFanout:
+    """The Postgres half of the Hub (a mixin: Hub provides the attributes below)."""
+
+    service: GameService
+    dsn: str | None
+    channels: dict[str, Channel]
+    remote: dict[str, dict[str, tuple[int, tuple[str, ...], float]]]
+    loop: asyncio.AbstractEventLoop | None
+    loop_thread: int | None
+
+    def init_fanout(self) -> None:
+        self._notify_conn: Any = None
+        self._stopping = False
+        self._notify_queue: list[str] = []
+        self._notify_wake = asyncio.Event()
+        self.listening = asyncio.Event()
+
+        self._tasks: list[asyncio.Task] = []
+
+    def start_fanout(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._presence_heartbeat()),
+                       loop.create_task(self._notify_sender()), loop.create_task(self._sweep())]
+
+    async def stop_fanout(self) -> None:
+        self._stopping = True
+        for t in self._tasks:
+            t.cancel()
+        for t in self._tasks:
+            try:
+                await t
+            except BaseException:
+                pass
+        if self._notify_conn is not None:
+            try:
+                await self._notify_conn.close()
+            except Exception:
+                pass
+
+    # provided by Hub
+    def presence_changed(self, ch: Channel) -> None:
+        raise NotImplementedError
+
+    def broadcast_watchers(self, ch: Channel) -> None:
+        raise NotImplementedError
+
+    def _pg_dsn(self) -> str:
+        dsn = self.dsn or ""
+        return dsn.replace("postgresql+psycopg://", "postgresql://", 1)
+
+    async def notify_presence(self, gid: str, count: int, online: tuple[str, ...]) -> None:
+        payload = f"{gid}:{self.service.proc_id}:{count}:{','.join(online)}"
+        await self._pg_notify(PRESENCE_CHANNEL, payload)
+
+    async def _pg_notify(self, channel: str, payload: str) -> None:
+        import psycopg
+        for _ in range(2):
+            try:
+                if self._notify_conn is None or self._notify_conn.closed:
+                    self._notify_conn = await psycopg.AsyncConnection.connect(self._pg_dsn(), autocommit=True)
+                await self._notify_conn.execute("SELECT pg_notify(%s, %s)", (channel, payload))
+                return
+            except Exception:
+                log.warning("pg_notify on %s failed; reconnecting", channel, exc_info=True)
+                self._notify_conn = None
+                await asyncio.sleep(0.2)
+
+    async def _listen(self) -> None:
+        import psycopg
+        first = True
+        while not self._stopping:
+            try:
+                async with await psycopg.AsyncConnection.connect(self._pg_dsn(), autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {EVENTS_CHANNEL}")
+                    await conn.execute(f"LISTEN {PRESENCE_CHANNEL}")
+                    self.listening.set()
+                    # ask the other processes who watches what, and catch up anything
+                    # committed while we were not listening
+                    await self._pg_notify(PRESENCE_CHANNEL, f"?:{self.service.proc_id}")
+                    if not first:
+                        for ch in list(self.channels.values()):
+                            ch.request_fill(1 << 62)
+                    first = False
+                    async for n in conn.notifies():
+                        try:
+                            self._on_notify(n.channel, n.payload)
+                        except Exception:
+                            log.exception("bad notification %r", n.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                self.listening.clear()
+                if self._stopping:
+                    return
+                log.warning("LISTEN connection lost; reconnecting", exc_info=True)
+                await asyncio.sleep(1)
+
+    def notify_threadsafe(self, payload: str) -> None:
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        if threading.get_ident() == self.loop_thread:
+            self._queue_notify(payload)
+        else:
+            loop.call_soon_threadsafe(self._queue_notify, payload)
+
+    def _queue_notify(self, payload: str) -> None:
+        self._notify_queue.append(payload)
+        self._notify_wake.set()
+
+    async def _notify_sender(self) -> None:
+        """Send queued event notifications, many in one statement when they pile up."""
+        while True:
+            await self._notify_wake.wait()
+            self._notify_wake.clear()
+            batch, self._notify_queue = self._notify_queue, []
+            if not batch:
+                continue
+            import psycopg
+            for _ in range(3):
+                try:
+                    if self._notify_conn is None or self._notify_conn.closed:
+                        self._notify_conn = await psycopg.AsyncConnection.connect(self._pg_dsn(), autocommit=True)
+                    await self._notify_conn.execute(
+                        "SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS p", (EVENTS_CHANNEL, batch))
+                    break
+                except Exception:
+                    log.warning("sending notifications failed; reconnecting", exc_info=True)
+                    self._notify_conn = None
+                    await asyncio.sleep(0.2)
+
+    async def _sweep(self, every: float = 2.0) -> None:
+        """Safety net for lost notifications (a process that died between its commit and
+        its NOTIFY, a LISTEN connection that dropped): compare what each watched game
+        has delivered with the table."""
+        while True:
+            await asyncio.sleep(every)
+            chans = [ch for ch in self.channels.values() if ch.subs and ch.delivered is not None]
+            if not chans:
+                continue
+            try:
+                seqs = await self.service.call(self.service.current_seqs, [ch.game_id for ch in chans])
+            except Exception:
+                log.warning("sweep failed", exc_info=True)
+                continue
+            for ch in chans:
+                seq = seqs.get(ch.game_id)
+                if seq is not None and ch.delivered is not None and seq > ch.delivered:
+                    ch.request_fill(seq)
+
+    def _on_notify(self, channel: str, payload: str) -> None:
+        if channel == EVENTS_CHANNEL:
+            gid, seq, proc = payload.split(":")
+            if proc == self.service.proc_id:
+                return
+            ch = self.channels.get(gid)
+            if ch is not None and ch.delivered is not None and int(seq) > ch.delivered:
+                ch.request_fill(int(seq))
+        elif channel == PRESENCE_CHANNEL:
+            parts = payload.split(":")
+            if parts[0] == "?":
+                if parts[1] != self.service.proc_id:
+                    for ch in list(self.channels.values()):
+                        self.presence_changed(ch)
+                return
+            gid, proc, count, online = parts[0], parts[1], int(parts[2]), parts[3]
+            if proc == self.service.proc_id:
+                return
+            procs = self.remote.setdefault(gid, {})
+            if count == 0:
+                procs.pop(proc, None)
+                if not procs:
+                    self.remote.pop(gid, None)
+            else:
+                procs[proc] = (count, tuple(s for s in online.split(",") if s), time.monotonic())
+            ch = self.channels.get(gid)
+            if ch is not None:
+                self.broadcast_watchers(ch)
+
+    async def _presence_heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(25)
+            for ch in list(self.channels.values()):
+                if ch.subs:
+                    await self.notify_presence(ch.game_id, *ch.presence())
+            now = time.monotonic()
+            for gid in list(self.remote):
+                procs = self.remote[gid]
+                for proc in [p for p, (_, _, ts) in procs.items() if now - ts > PRESENCE_TTL]:
+                    del procs[proc]
+                if not procs:
+                    del self.remote[gid]

@@ -1,0 +1,208 @@
+"""The game websocket's messages as pydantic models: one discriminated union (on "type")
+for each direction. docs/api.md publishes their JSON Schema (`python -m
+app.realtime.protocol` prints it; a test checks the two agree).
+
+Server messages on the hot path (the snapshot on connect, the events and legal actions
+after every change) are built as plain JSON (Change serialises each change once for all
+sockets); tests check that they validate against ServerMessage. Every other server
+message is built from these models.
+"""
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
+
+
+class ProtocolError(Exception):
+    """A client message refused before it reaches the game service (answered as "error")."""
+
+    def __init__(self, status: int, detail: str, code: str):
+        super().__init__(detail)
+        self.status, self.detail, self.code = status, detail, code
+
+
+# --------------------------------------------------------------------------- client -> server
+
+class _ClientMessage(BaseModel):
+    # other keys are ignored, so that older and newer clients keep working
+    model_config = ConfigDict(extra="ignore")
+    ref: Any = Field(None, description="any value: echoed in the answer")
+
+
+class ActionMsg(_ClientMessage):
+    type: Literal["action"]
+    action: Any = Field(..., description="one of the legal actions (GET /api/games/{id}/legal)")
+    expected_seq: StrictInt | None = Field(None, description="the seq the client last saw: 409 stale otherwise")
+    action_id: StrictStr | None = Field(None, description="client-chosen id: a retry returns the first result")
+
+
+class UndoMsg(_ClientMessage):
+    type: Literal["undo"]
+    expected_seq: StrictInt | None = None
+    action_id: StrictStr | None = None
+
+
+class ResignMsg(_ClientMessage):
+    type: Literal["resign"]
+    expected_seq: StrictInt | None = None
+    action_id: StrictStr | None = None
+
+
+class SyncMsg(_ClientMessage):
+    type: Literal["sync"]
+    after: StrictInt = Field(..., ge=0, description="send every event after this seq")
+
+
+class LegalMsg(_ClientMessage):
+    type: Literal["legal"]
+
+
+class PingMsg(_ClientMessage):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[ActionMsg | UndoMsg | ResignMsg | SyncMsg | LegalMsg | PingMsg,
+                          Field(discriminator="type")]
+CLIENT_MESSAGES = TypeAdapter(ClientMessage)
+CLIENT_TYPES = ("action", "undo", "resign", "sync", "legal", "ping")
+ACTING_TYPES = ("action", "undo", "resign")
+
+# what a refused field says (the wording clients have always seen)
+_FIELD_ERRORS = {
+    ("sync", "after"): "sync needs after: a seq number",
+    ("action", "action"): 'an action message needs "action"',
+    "expected_seq": "expected_seq must be an integer",
+    "action_id": "action_id must be a string",
+}
+
+
+def envelope(raw: str) -> tuple[str, dict, dict]:
+    """(type, the keys to echo in the answer, the message) of a raw client message."""
+    try:
+        msg = json.loads(raw)
+    except ValueError as exc:
+        raise ProtocolError(400, f"malformed JSON: {exc}", "malformed_json") from None
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        raise ProtocolError(422, 'a message is a JSON object with a "type"', "invalid_request")
+    return msg["type"], {k: msg[k] for k in ("action_id", "ref") if k in msg}, msg
+
+
+def parse(kind: str, msg: dict) -> ActionMsg | UndoMsg | ResignMsg | SyncMsg | LegalMsg | PingMsg:
+    """The message as its model, or ProtocolError naming the first bad field."""
+    if kind not in CLIENT_TYPES:
+        raise ProtocolError(422, f"unknown message type {kind!r}", "invalid_request")
+    try:
+        return CLIENT_MESSAGES.validate_python(msg)
+    except ValidationError as exc:
+        loc = exc.errors()[0]["loc"]
+        field = str(loc[1]) if len(loc) > 1 else ""
+        detail = _FIELD_ERRORS.get((kind, field)) or _FIELD_ERRORS.get(field) or f"invalid {kind} message"
+        raise ProtocolError(422, detail, "invalid_request") from None
+
+
+# --------------------------------------------------------------------------- server -> client
+
+class _ServerMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+Seats = dict[str, Any]
+
+
+class SnapshotMsg(_ServerMessage):
+    type: Literal["snapshot"] = "snapshot"
+    game_id: str
+    seq: int
+    status: str
+    to_act: str | None
+    result: dict | None
+    scenario: str
+    options: list[str]
+    mode: str
+    seats: Seats
+    your_sides: list[str]
+    state: dict
+    legal: list[dict] = Field(description="the caller's legal actions")
+    watchers: int
+    online: list[str]
+    you: dict | None = None
+
+
+class EventsMsg(_ServerMessage):
+    type: Literal["events"] = "events"
+    game_id: str
+    seq: int = Field(description="the last seq")
+    status: str | None = None
+    to_act: str | None = None
+    result: dict | None = None
+    events: list[dict]
+    state: dict | None = Field(None, description="the state after the events (unless state=0)")
+    catch_up: bool | None = Field(None, description="true: nothing was missed, the socket is live")
+
+
+class LegalActionsMsg(_ServerMessage):
+    type: Literal["legal"] = "legal"
+    game_id: str
+    seq: int
+    to_act: str | None
+    actions: list[dict]
+    side: str | None = Field(None, description="after a change: the side these actions are for")
+    your_sides: list[str] | None = Field(None, description="answer to a legal request: the caller's seats")
+    action_id: Any = None
+    ref: Any = None
+
+
+class WatchersMsg(_ServerMessage):
+    type: Literal["watchers"] = "watchers"
+    game_id: str
+    count: int
+    online: list[str] = Field(description="sides whose player is connected")
+
+
+class AckMsg(_ServerMessage):
+    type: Literal["ack"] = "ack"
+    of: Literal["action", "undo", "resign"]
+    seq: int
+    duplicate: bool | None = None
+    events: list[dict] | None = Field(None, description="only for a duplicate: the first result's events")
+    action_id: Any = None
+    ref: Any = None
+
+
+class ErrorMsg(_ServerMessage):
+    type: Literal["error"] = "error"
+    status: int
+    code: str
+    detail: str
+    of: str | None = None
+    action_id: Any = None
+    ref: Any = None
+
+
+class PongMsg(_ServerMessage):
+    type: Literal["pong"] = "pong"
+    action_id: Any = None
+    ref: Any = None
+
+
+ServerMessage = Annotated[SnapshotMsg | EventsMsg | LegalActionsMsg | WatchersMsg | AckMsg | ErrorMsg | PongMsg,
+                          Field(discriminator="type")]
+SERVER_MESSAGES = TypeAdapter(ServerMessage)
+
+
+def dump(msg: _ServerMessage) -> str:
+    """Compact JSON of a server message: its type, then only the fields that were set
+    (an echoed "ref" is sent even when it is null, because the client sent it)."""
+    data = msg.model_dump(mode="json", exclude_unset=True)
+    data.pop("type", None)
+    return json.dumps({"type": type(msg).model_fields["type"].default, **data}, separators=(",", ":"))
+
+
+def json_schema() -> dict:
+    return {"client_to_server": CLIENT_MESSAGES.json_schema(), "server_to_client": SERVER_MESSAGES.json_schema()}
+
+
+if __name__ == "__main__":
+    print(json.dumps(json_schema(), indent=1, sort_keys=True))

@@ -1,0 +1,249 @@
+"""Websocket channel per game: /ws/games/{id}.
+
+The messages in both directions are the models of app.realtime.protocol (their JSON
+Schema is in docs/api.md). On connect: "snapshot" (or, with ?after=N, an "events"
+message with only what the client missed); then the hub sends "events" after every
+change, "legal" to a player's sockets and "watchers"; this module answers the client's
+own messages ("ack", "legal", "pong", "error").
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from ..accounts import security
+from ..core.errors import ApiError
+from . import protocol
+from .channel import Subscriber
+
+log = logging.getLogger("app.ws")
+router = APIRouter()
+
+
+def _err(status: int, detail: str, code: str, **extra: Any) -> str:
+    return protocol.dump(protocol.ErrorMsg(status=status, code=code, detail=detail, **extra))
+
+
+def _origin_ok(ws: WebSocket) -> bool:
+    """Cookies are only honoured when the page that opened the socket is ours."""
+    origin = ws.headers.get("origin")
+    if not origin:
+        return True  # not a browser
+    host = urlsplit(origin).netloc.lower()
+    allowed = {ws.headers.get("host", "").lower(), urlsplit(ws.app.state.settings.public_url).netloc.lower()}
+    return host in allowed
+
+
+_GAME_SOCKET_PATH = re.compile(r"^/ws/games/([A-Za-z0-9_-]{1,64})$")
+
+
+class GameSocketMiddleware:
+    """Serves /ws/games/{id} straight from the outer ASGI layer.
+
+    It keeps the server's own `send` (so the hub can reach the socket's transport and
+    write pre-built frames, see hub.Subscriber) and skips the routing and exception
+    layers for sockets, which would otherwise stay on the stack of every idle socket
+    (memory per watcher). The same endpoint is also registered as a normal route."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "websocket":
+            scope["hd.server_send"] = send
+            m = _GAME_SOCKET_PATH.match(scope.get("path", ""))
+            if m and "app" in scope:
+                scope["path_params"] = {"game_id": m.group(1)}
+                await game_socket(WebSocket(scope, receive, send))
+                return
+        await self.app(scope, receive, send)
+
+
+async def _raw_transport(ws: WebSocket):
+    """The socket's transport when frames may be written to it directly: uvicorn's
+    websocket protocols, handshake done, no extension (compression) negotiated."""
+    if ws.app.state.settings.ws_per_message_deflate:
+        return None
+    proto = getattr(ws.scope.get("hd.server_send"), "__self__", None)
+    transport = getattr(proto, "transport", None)
+    if transport is None or not hasattr(transport, "get_write_buffer_size"):
+        return None
+    extensions = getattr(proto, "extensions", None)
+    if extensions is None:
+        extensions = getattr(getattr(proto, "conn", None), "extensions", None)
+    if extensions:
+        return None
+    done = getattr(proto, "handshake_completed_event", None)
+    if done is not None:
+        await done.wait()
+    return transport
+
+
+async def _writer(ws: WebSocket, sub: Subscriber) -> None:
+    queue = sub.queue
+    assert queue is not None  # only subscribers without a raw transport get a writer
+    try:
+        while True:
+            text = await queue.get()
+            if text is None:
+                break
+            await ws.send_text(text)
+    except Exception:
+        pass
+    finally:
+        if sub.close_reason and ws.application_state == WebSocketState.CONNECTED:
+            try:
+                await ws.close(code=4008, reason=sub.close_reason[:120])
+            except Exception:
+                pass
+
+
+async def _authenticate(ws: WebSocket) -> tuple[bool, Any]:
+    """(accepted, user): a bearer token in ?token= or, from our own pages, the session
+    cookie. A bad token is refused (the socket is accepted, told why and closed)."""
+    svc, accounts = ws.app.state.games, ws.app.state.accounts
+    token = ws.query_params.get("token")
+    if token:
+        user = await svc.call(accounts.user_for_token, token)
+        if user is None:
+            await ws.accept()
+            await ws.send_text(_err(401, "that token is not valid", "bad_token"))
+            await ws.close(code=4401)
+            return False, None
+        return True, user
+    cookie = ws.cookies.get(security.SESSION_COOKIE)
+    if cookie and _origin_ok(ws):
+        return True, await svc.call(accounts.user_for_token, cookie)
+    return True, None
+
+
+async def _after_param(ws: WebSocket) -> tuple[bool, int | None]:
+    """(valid, N) of ?after=N (None: no catch-up asked); an invalid one is refused."""
+    raw = ws.query_params.get("after")
+    if raw in (None, ""):
+        return True, None
+    try:
+        after = int(raw)
+        if after < 0:
+            raise ValueError
+        return True, after
+    except ValueError:
+        await ws.accept()
+        await ws.send_text(_err(422, "after must be a seq number (>= 0)", "invalid_request"))
+        await ws.close(code=4422)
+        return False, None
+
+
+async def game_socket(ws: WebSocket):
+    """/ws/games/{game_id} (a plain Starlette route: no dependency machinery per socket)."""
+    game_id = ws.path_params["game_id"]
+    svc = ws.app.state.games
+    ok, user = await _authenticate(ws)
+    if not ok:
+        return
+    ok, after = await _after_param(ws)
+    if not ok:
+        return
+    want_state = ws.query_params.get("state", "1").lower() not in ("0", "false", "no")
+    info = await svc.call(svc.seats_of, game_id)
+    await ws.accept()
+    if info is None:
+        await ws.send_text(_err(404, "no such game", "not_found"))
+        await ws.close(code=4404)
+        return
+    seats = {"union": info["union"], "confederate": info["confederate"]}
+    del info
+    transport = await _raw_transport(ws)
+    sub = Subscriber(user.id if user else None, want_state, ws.app.state.settings.ws_queue_limit, transport)
+    await _serve(ws, sub, user, game_id, seats, after)
+
+
+async def _start(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, seats: dict, after: int | None) -> None:
+    """Subscribe, then send the snapshot (or what a reconnecting client missed)."""
+    svc, hub = ws.app.state.games, ws.app.state.hub
+    await hub.subscribe(game_id, sub, seats)
+    if after is not None:
+        await hub.start_subscriber(sub, None, after)
+        return
+    snap = await svc.call(svc.snapshot, game_id, sub.user_id)
+    snap.pop("_seats_ids", None)
+    if user is not None:
+        snap["you"] = {"user_id": user.id, "username": user.username}
+    await hub.start_subscriber(sub, snap, None)
+
+
+async def _serve(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, seats: dict, after: int | None) -> None:
+    """The life of one socket: start, answer its messages until it closes, clean up."""
+    hub = ws.app.state.hub
+    writer = asyncio.get_running_loop().create_task(_writer(ws, sub)) if sub.transport is None else None
+    try:
+        await _start(ws, sub, user, game_id, seats, after)
+        while not sub.closed:
+            msg = await ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                break
+            raw = msg.get("text")
+            if raw is None and msg.get("bytes") is not None:
+                raw = msg["bytes"].decode("utf-8", "replace")
+            await _handle(ws, sub, user, game_id, raw or "")
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    except Exception:
+        log.exception("socket for game %s failed", game_id)
+    finally:
+        hub.unsubscribe(sub)
+        if writer is not None:
+            sub.end()
+            try:
+                await asyncio.wait_for(writer, 2)
+            except BaseException:
+                writer.cancel()
+
+
+async def _handle(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, raw: str) -> None:
+    """Answer one client message; a refusal is an "error" message, the socket stays open."""
+    try:
+        kind, echo, msg = protocol.envelope(raw)
+    except protocol.ProtocolError as exc:
+        sub.put(_err(exc.status, exc.detail, exc.code))
+        return
+    try:
+        if kind in protocol.ACTING_TYPES and user is None:
+            raise ApiError(401, "spectators cannot act: log in and take a seat", "login_required")
+        await _answer(ws, sub, user, game_id, protocol.parse(kind, msg), echo)
+    except protocol.ProtocolError as exc:
+        sub.put(_err(exc.status, exc.detail, exc.code, of=kind, **echo))
+    except ApiError as exc:
+        sub.put(_err(exc.status, exc.detail, exc.code, of=kind, **echo))
+
+
+async def _answer(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, msg: Any, echo: dict) -> None:
+    svc, hub = ws.app.state.games, ws.app.state.hub
+    if isinstance(msg, protocol.PingMsg):
+        sub.put(protocol.dump(protocol.PongMsg(**echo)))
+    elif isinstance(msg, protocol.SyncMsg):
+        sub.seq = msg.after
+        await hub.catch_up(sub, force=True)
+    elif isinstance(msg, protocol.LegalMsg):
+        out = await svc.call(svc.legal, game_id, user)
+        sub.put(protocol.dump(protocol.LegalActionsMsg(game_id=game_id, **out, **echo)))
+    else:
+        if isinstance(msg, protocol.ActionMsg):
+            out = await svc.call(svc.act, user, game_id, msg.action, msg.expected_seq, msg.action_id)
+        elif isinstance(msg, protocol.UndoMsg):
+            out = await svc.call(svc.undo, user, game_id, msg.expected_seq, msg.action_id)
+        else:
+            out = await svc.call(svc.resign, user, game_id)
+        ack = protocol.AckMsg(of=msg.type, seq=out["seq"], **echo)
+        if out.get("duplicate"):
+            ack.duplicate, ack.events = True, out["events"]
+        sub.put(protocol.dump(ack))
+
+
+router.add_websocket_route("/ws/games/{game_id}", game_socket)
