@@ -10,6 +10,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..core.clock import iso
 from ..core.errors import ApiError
+from ..guard.names import username_key, username_problem
 from ..models import AuthToken, User, utcnow
 from ..store.db import Database
 from . import security
@@ -31,17 +32,17 @@ class Accounts:
         self.session_days = session_days
 
     def register(self, username: str, password: str, email: str | None) -> User:
-        if not isinstance(username, str) or not security.USERNAME_RE.match(username):
-            raise ApiError(422, "a username is 2 to 32 letters, digits, '_', '.' or '-', starting with a "
-                                "letter or digit", "invalid_username")
+        problem = username_problem(username) if isinstance(username, str) else "a username is text"
+        if problem:
+            raise ApiError(422, problem, "invalid_username")
         if not isinstance(password, str) or len(password) < 8 or len(password) > 200:
             raise ApiError(422, "a password is 8 to 200 characters", "invalid_password")
         if email is not None and (len(email) > 254 or "@" not in email):
             raise ApiError(422, "that is not an email address", "invalid_email")
-        user = User(username=username, username_key=username.lower(), email=email,
+        user = User(username=username, username_key=username_key(username), email=email,
                     password_hash=security.hash_password(password), created_at=utcnow())
         with self.db.write_session() as s:
-            if s.execute(select(User.id).where(User.username_key == username.lower())).first():
+            if s.execute(select(User.id).where(User.username_key == username_key(username))).first():
                 raise ApiError(409, "that username is taken", "username_taken")
             s.add(user)
             try:
@@ -52,7 +53,8 @@ class Accounts:
 
     def check_password(self, username: str, password: str) -> User:
         with self.db.session() as s:
-            user = s.execute(select(User).where(User.username_key == str(username).lower())).scalar_one_or_none()
+            user = s.execute(select(User).where(User.username_key == username_key(str(username))))\
+                .scalar_one_or_none()
         if not security.verify_password(user.password_hash if user else None, str(password)) or user is None:
             raise ApiError(401, "wrong username or password", "bad_credentials")
         return user

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import re
 import secrets
 
 from argon2 import PasswordHasher
@@ -13,7 +12,6 @@ _hasher = PasswordHasher()
 # a hash computed once so that logins for unknown users take as long as real ones
 _DUMMY_HASH = _hasher.hash("not a real password")
 
-USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$")
 SESSION_COOKIE = "hd_session"
 CSRF_COOKIE = "hd_csrf"
 CSRF_HEADER = "x-csrf-token"

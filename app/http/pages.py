@@ -19,6 +19,7 @@ from rules_engine.data import pieces
 from rules_engine.map import load_scenario
 
 from ..accounts.auth import get_accounts
+from ..guard.names import safe_next
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC_DIR = ROOT / "static"
@@ -92,12 +93,12 @@ def lobby(request: Request):
 
 @router.get("/login", response_class=HTMLResponse)
 def login_page(request: Request, next: str = "/"):
-    return render(request, "auth.html", mode="login", next=_safe_next(next))
+    return render(request, "auth.html", mode="login", next=safe_next(next))
 
 
 @router.get("/register", response_class=HTMLResponse)
 def register_page(request: Request, next: str = "/"):
-    return render(request, "auth.html", mode="register", next=_safe_next(next))
+    return render(request, "auth.html", mode="register", next=safe_next(next))
 
 
 @router.get("/logout", response_class=HTMLResponse)
@@ -135,6 +136,3 @@ def game_page(request: Request, game_id: str, invite: str | None = None):
             "options": {o["id"]: o["title"] for o in catalog()}}
     return render(request, "game.html", game=game, boot=boot)
 
-
-def _safe_next(nxt: str) -> str:
-    return nxt if nxt.startswith("/") and not nxt.startswith("//") else "/"

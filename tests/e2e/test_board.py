@@ -134,7 +134,9 @@ def test_board_reads_at_every_size(server, browser, artifacts, game, width, heig
         assert map_box["width"] >= width - 1                       # the map takes the screen's width
         assert side["height"] <= 60
         page.get_by_role("tab", name="Log").click()
-        assert page.locator("#side").bounding_box()["height"] > 150   # the sheet opens
+        # the sheet opens (its height is animated: wait for it rather than read it mid-way)
+        page.wait_for_function("document.getElementById('side').getBoundingClientRect().height > 150",
+                               timeout=5000)
         assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
         page.locator("#sheet-handle").click()
         page.wait_for_timeout(250)

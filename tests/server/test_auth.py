@@ -89,3 +89,20 @@ def test_personal_api_tokens(server):
     assert [t["name"] for t in listed] == ["my bot"]
     assert p.http.delete(f"/api/auth/tokens/{listed[0]['id']}").status_code == 200
     assert httpx.get(server.base + "/api/auth/me", headers=h).status_code == 401
+
+
+def test_no_look_alike_names_and_no_way_off_the_site_after_login(server):
+    name = uname("Lee")
+    assert httpx.post(server.base + "/api/auth/register",
+                      json={"username": name, "password": "password123"}).status_code == 201
+    # "$" would have let a trailing newline through; a full-width spelling is the same name
+    r = httpx.post(server.base + "/api/auth/register", json={"username": name + "\n", "password": "password123"})
+    assert r.status_code == 422 and r.json()["code"] == "invalid_username"
+    wide = "".join(chr(ord(c) + 0xFEE0) if c.isalnum() else c for c in name)
+    r = httpx.post(server.base + "/api/auth/login", json={"username": wide, "password": "password123"})
+    assert r.status_code == 200
+    # /login?next=/%5Cevil.example/x would have sent the browser to evil.example
+    for target in ("/%5Cevil.example/x", "//evil.example/x", "https://evil.example/"):
+        page = httpx.get(server.base + "/login", params={"next": target.replace("%5C", "\\")}).text
+        assert 'data-next="/"' in page, target
+    assert 'data-next="/games/x"' in httpx.get(server.base + "/login", params={"next": "/games/x"}).text
