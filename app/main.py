@@ -15,6 +15,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DataError as SqlDataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import __version__
@@ -102,6 +103,15 @@ def _install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(status_code=422, content={
             "detail": "; ".join(parts) or "invalid request", "code": "invalid_request",
             "errors": [{"loc": list(e.get("loc", ())), "msg": e.get("msg"), "type": e.get("type")} for e in errors]})
+
+    # A number beyond what the database stores (64 bits), or text it refuses (NUL on
+    # Postgres), fails inside the query: the transaction is rolled back, nothing changed.
+    @app.exception_handler(OverflowError)
+    @app.exception_handler(SqlDataError)
+    async def out_of_range(request: Request, exc: Exception):
+        return JSONResponse(status_code=422, content={
+            "detail": "a value in the request is out of range: numbers are at most 64 bits and text may "
+                      "not contain NUL characters", "code": "out_of_range"})
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):

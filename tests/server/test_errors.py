@@ -67,3 +67,14 @@ def test_acting_before_the_game_starts(server):
     r = a.act(gid, {"type": "activate", "box": "washington"})
     assert r.status_code == 409 and r.json()["code"] == "game_not_started"
     assert a.legal(gid)["actions"] == []
+
+
+def test_numbers_beyond_64_bits_and_nul_characters_are_refused_not_crashed(server):
+    a, b, gid = new_match(server.base)
+    before = _snapshot(a, gid)
+    huge = str(2 ** 70)
+    r = httpx.get(f"{server.base}/api/games/{gid}/events", params={"after": huge})
+    assert r.status_code == 422 and r.json()["detail"], r.text
+    r = a.http.post(f"/api/games/{gid}/chat", json={"text": "hello\u0000there"})
+    assert r.status_code in (201, 422), r.text          # SQLite stores it; Postgres refuses it
+    assert _snapshot(a, gid) == before
