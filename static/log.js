@@ -44,7 +44,7 @@ export class Describer {
         case "rewind": return { text: `An administrator (${d.by}) rewound the game to seq ${d.back_to}: ${d.reason}`, cls: "over", undo: d };
         case "adjudicate": return { text: `An administrator (${d.by}) adjudicated the game: ${d.result && d.result.winner ? this.side(d.result.winner) + " wins" : "a draw"}. ${d.reason}`, cls: "over" };
         case "annul": return { text: `An administrator (${d.by}) annulled the game: ${d.reason}`, cls: "over" };
-        case "auto": return { text: d.text || `Automatic: ${d.action && d.action.type}`, cls: "auto" };  // issue 5
+        case "auto": return { text: d.text || `Automatic: ${d.action && d.action.type}`, cls: "auto" };
         default: return { text: d.text || `${e.type}` };
       }
     }

@@ -1,4 +1,4 @@
-// Play by turn (issue 5): the "waiting for you" badge, the notices page, the notice
+// Play by turn: the "waiting for you" badge, the notices page, the notice
 // settings (mail, webhook, vacation), the game page's clock / claim / standing orders
 // panel and the admin outbox's retry buttons. Text only in the DOM (no HTML strings).
 import { api, el, showError } from "./api.js";

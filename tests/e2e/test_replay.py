@@ -1,5 +1,5 @@
 """Browser: the replay viewer steps a finished game forwards and backwards, the map
-changes with it, and every die is recomputed in the page with WebCrypto (issue 6)."""
+changes with it, and every die is recomputed in the page with WebCrypto."""
 from __future__ import annotations
 
 import random

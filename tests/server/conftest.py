@@ -120,5 +120,5 @@ def make_server(tmp_path):
         s.stop()
 
 
-# the play-by-turn tests (issue 5) share one SMTP server, clock and app server per backend
+# the play-by-turn tests share one SMTP server, clock and app server per backend
 from .mailkit import clock_fixture, smtp_fixture, srv_fixture  # noqa: E402,F401

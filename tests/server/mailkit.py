@@ -1,4 +1,4 @@
-"""Test kit for the play-by-turn tests (issue 5): a real SMTP server on loopback
+"""Test kit for the play-by-turn tests: a real SMTP server on loopback
 (aiosmtpd) that can be stopped and started again on the same port, a shared movable
 clock (CLOCK_FILE), verified players, a local webhook receiver and a by-turn game
 driven to the points the tests need."""

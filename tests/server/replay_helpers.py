@@ -1,4 +1,4 @@
-"""Helpers for the replay, export, dispute and integrity tests (issue 6)."""
+"""Helpers for the replay, export, dispute and integrity tests."""
 from __future__ import annotations
 
 import os

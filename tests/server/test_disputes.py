@@ -1,6 +1,6 @@
 """Disputes: a player points at an event; an administrator rewinds, adjudicates or
 annuls, with a reason, as events; players are told; the audit log keeps who, when, why;
-every admin endpoint refuses everyone else (issue 6)."""
+every admin endpoint refuses everyone else."""
 from __future__ import annotations
 
 import random

@@ -1,5 +1,5 @@
 """Export of a game as one JSON file, checked by `python -m rules_engine verify`: a single
-tampered roll or event is found, with the seq it is at (issue 6)."""
+tampered roll or event is found, with the seq it is at."""
 from __future__ import annotations
 
 import copy

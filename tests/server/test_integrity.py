@@ -1,6 +1,6 @@
 """The tamper-evident log on the server: an event edited, removed or reordered in the
 database is found by the periodic check (GET /api/admin/integrity) and by
-`python -m app recheck`, with the seq it is at (issue 6)."""
+`python -m app recheck`, with the seq it is at."""
 from __future__ import annotations
 
 import json

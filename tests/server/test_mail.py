@@ -1,5 +1,5 @@
 """Email notices through the transactional outbox, against a real SMTP server on
-loopback (aiosmtpd) and real server processes, on SQLite and Postgres (issue 5)."""
+loopback (aiosmtpd) and real server processes, on SQLite and Postgres."""
 from __future__ import annotations
 
 import asyncio

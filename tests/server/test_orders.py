@@ -1,5 +1,5 @@
 """Forced moves applied by the server, and standing battle orders answering for an
-absent defender after the grace time (movable clock) (issue 5)."""
+absent defender after the grace time (movable clock)."""
 from __future__ import annotations
 
 import random

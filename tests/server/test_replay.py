@@ -1,5 +1,5 @@
 """The replay viewer's data: at every seq of a long random game (with undos) the replayed
-state equals the state the live server had at that seq; who may replay what (issue 6)."""
+state equals the state the live server had at that seq; who may replay what."""
 from __future__ import annotations
 
 import json

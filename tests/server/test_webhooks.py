@@ -1,5 +1,5 @@
 """Webhooks through the same outbox: retries, the last error shown in the settings, the
-JSON key and mention prefix (a tiny HTTP receiver on loopback) (issue 5)."""
+JSON key and mention prefix (a tiny HTTP receiver on loopback)."""
 from __future__ import annotations
 
 import time
