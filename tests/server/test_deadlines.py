@@ -1,5 +1,5 @@
 """Time limits of by-turn games with a movable clock: reminder, time up, claim (result
-decided on time), extension, vacation (issue 5). Never sleeps for days: CLOCK_FILE."""
+decided on time), extension, vacation. Never sleeps for days: CLOCK_FILE."""
 from __future__ import annotations
 
 import random
