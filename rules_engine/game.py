@@ -58,7 +58,8 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
     def __init__(self, header: dict[str, Any], dice: DieSource):
         # every attribute set here is declared, with what it means, in GameCore
         self.header = header
-        self.engine_version = _engine_version(header)
+        # a header without "engine" was written before versions were: version 1
+        self.engine_version = _known_version(header.get("engine", 1))
         self.map = load_map(self.engine_version)
         self.options = frozenset(header["options"])
         self._dice = dice
@@ -297,8 +298,8 @@ def _kwargs_ok(fn: Any, action: Mapping[str, Any]) -> bool:
 
 
 # ---------------------------------------------------------------------- factories
-def _engine_version(header: dict[str, Any]) -> int:
-    version = header.get("engine", 1)
+def _known_version(version: Any) -> int:
+    """The version if this engine plays it, else ValueError naming the ones it does."""
     if version not in DATA_VERSIONS:
         raise ValueError(f"this game was made by engine version {version!r}; this engine "
                          f"plays versions {', '.join(map(str, DATA_VERSIONS))}")
@@ -324,7 +325,7 @@ def new_game(scenario: str = "1861", options: Any = (), seed: str | None = None,
     """A new game at the scenario's start. ``dice`` scripts the die rolls (tests);
     ``engine`` makes it with an older engine version's map and rules."""
     extra = {"seed_commitment": commitment(str(seed))} if dice is None and seed is not None else {}
-    engine = _engine_version({"engine": engine})
+    engine = _known_version(engine)
     if scenario not in scenario_ids(engine):
         raise ValueError(f"unknown scenario {scenario!r}; known: {', '.join(scenario_ids(engine))}")
     g = Game(_header(scenario, options, extra, engine), _dice_for(seed, dice))
@@ -338,7 +339,7 @@ def from_position(position: dict[str, Any], options: Any = (), seed: str | None 
     ``position["engine"]`` picks an older engine version (its map and rules)."""
     scenario = position.get("scenario", "1861")
     opts = position.get("options", options)
-    engine = _engine_version({"engine": position.get("engine", ENGINE_VERSION)})
+    engine = _known_version(position.get("engine", ENGINE_VERSION))
     g = Game(_header(scenario, opts, {"position": copy.deepcopy(position)}, engine),
              _dice_for(seed, dice) if (seed is not None or dice is not None) else NoDice())
     _silently(g, lambda: place_position(g, position))

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from urllib.parse import urlsplit
 
 # \Z, not $: "$" also matches before a trailing newline, so "alice\n" would pass.
 USERNAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{1,31}\Z")
@@ -30,8 +29,5 @@ def safe_next(target: str | None) -> str:
     if not target or not target.startswith("/") or target.startswith("//"):
         return "/"
     if any(c == "\\" or ord(c) < 0x20 or ord(c) == 0x7F for c in target):
-        return "/"
-    parts = urlsplit(target)
-    if parts.scheme or parts.netloc:
         return "/"
     return target
