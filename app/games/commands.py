@@ -30,6 +30,15 @@ class PlayCommands(GameReads):
     # ---------------------------------------------------------------- lobby
     def create_game(self, user: User, scenario: str, options: list[str], side: str, mode: str,
                     private: bool) -> dict:
+        self.check_new_game(side, mode, options)
+        seed = self.new_seed()
+        g = self.start_engine(scenario, options, seed)
+        if side == "random":
+            side = secrets.choice(SIDES)
+        return self.insert_game(user, self.new_game_id(), g, seed, scenario, options, side, mode, private)
+
+    @staticmethod
+    def check_new_game(side: str, mode: str, options: Any) -> None:
         if side not in (*SIDES, "random"):
             raise ApiError(422, "side must be union, confederate or random", "invalid_request")
         if mode not in MODES:
@@ -38,14 +47,23 @@ class PlayCommands(GameReads):
             raise ApiError(422, "options must be a list of option ids", "invalid_request")
         if len(set(options)) != len(options):
             raise ApiError(422, "an option is listed twice", "invalid_request")
-        seed = self.new_seed()
+
+    @staticmethod
+    def start_engine(scenario: str, options: list[str], seed: str) -> Any:
+        """A new engine game; a scenario or options it refuses are a 422 with its reason."""
         try:
-            g = rules_engine.new_game(scenario=scenario, options=list(options), seed=seed)
+            return rules_engine.new_game(scenario=scenario, options=list(options), seed=seed)
         except ValueError as exc:
             raise ApiError(422, str(exc), "invalid_request") from None
-        if side == "random":
-            side = secrets.choice(SIDES)
-        gid = "".join(secrets.choice(_ID_ALPHABET) for _ in range(10))
+
+    @staticmethod
+    def new_game_id() -> str:
+        return "".join(secrets.choice(_ID_ALPHABET) for _ in range(10))
+
+    def insert_game(self, user: User, gid: str, g: Any, seed: str, scenario: str, options: list[str], side: str,
+                    mode: str, private: bool, rematch_of: str | None = None) -> dict:
+        """Store a new game (its row and its first events) with `user` seated on `side`;
+        a rematch names the game it replays in its create event."""
         now = utcnow()
         header = dict(g.header)
         with self._lock(gid), self.db.write() as s:
@@ -57,14 +75,18 @@ class PlayCommands(GameReads):
             row[f"{side}_user_id"] = user.id
             s.execute(insert(T_GAMES), row)
             game = SimpleNamespace(**row)
-            recs: list[Rec] = [("server", "create", side, {"scenario": scenario, "options": list(options), "mode": mode,
-                                                "private": bool(private), "header": header,
-                                                "by": user.username})]
+            created = {"scenario": scenario, "options": list(options), "mode": mode, "private": bool(private),
+                       "header": header, "by": user.username}
+            if rematch_of is not None:
+                created["rematch_of"] = rematch_of
+            recs: list[Rec] = [("server", "create", side, created)]
             recs += [("engine", ev["type"], None, ev) for ev in g.events]
             recs.append(("server", "join", side, {"side": side, "user_id": user.id, "username": user.username}))
+            body = {"scenario": scenario, "options": options, "mode": mode, "private": bool(private)}
+            if rematch_of is not None:
+                body["rematch_of"] = rematch_of
             out = self.append(s, game, recs, command={"kind": "create", "side": side, "user_id": user.id,
-                                                       "body": {"scenario": scenario, "options": options,
-                                                                "mode": mode, "private": bool(private)}})
+                                                       "body": body})
             entry = Entry(g, game.seq, [], header, seed)
             self._cache_put(gid, entry)
             self.publish(game, entry, out)
@@ -79,8 +101,8 @@ class PlayCommands(GameReads):
                 raise ApiError(409, "this game is not open for joining", "game_not_open")
             if self.sides_of(game, user.id):
                 raise ApiError(409, "you already have a seat in this game", "already_seated")
-            if game.private and not (invite and game.invite_code
-                                     and secrets.compare_digest(invite, game.invite_code)):
+            invited = invite and game.invite_code and secrets.compare_digest(invite, game.invite_code)
+            if game.private and not invited and self.rematch_opponent(s, game) != user.id:
                 raise ApiError(403, "this game is private: join it with its invitation link", "invite_required")
             free = [sd for sd in SIDES if getattr(game, f"{sd}_user_id") is None]
             chosen = side or (free[0] if free else None)

@@ -14,7 +14,10 @@ from ..models import User, table
 from ..store import events as store
 from ..store.events import T_GAMES, GameRow, load_game
 from .core import CommandCore
-from .records import Change, Entry
+from .records import SIDES, Change, Entry
+
+# the server events of a draw offer and its answer (app.games.endings appends them)
+DRAW_EVENTS = ("offer_draw", "accept_draw", "decline_draw")
 
 T_USERS = table(User)
 
@@ -51,8 +54,47 @@ class GameReads(CommandCore):
                 v["invite_url"] = f"{self.public_url}/games/{game.id}?invite={game.invite_code}"
             if entry is not None and game.status == "active":
                 v["can_undo"] = self.undo_info(entry.game, entry, v["your_sides"])[0]
+        v["draw_offer"] = self.draw_offer(s, game)
+        v["rematch"] = self.rematch_of(s, game)
         v["header"] = game.header
         return v
+
+    # ---------------------------------------------------------------- draws and rematches
+    @staticmethod
+    def draw_offer(s: Connection, game: GameRow) -> dict | None:
+        """The open draw offer of an active game, or None. An offer is open until the
+        opponent answers it or the offering side makes its next decision (an action or an
+        undo): playing on withdraws it."""
+        if game.status != "active":
+            return None
+        last = store.last_event_of(s, game.id, DRAW_EVENTS)
+        if last is None or last.type != "offer_draw":
+            return None
+        side = last.payload["side"]
+        if store.side_decided_after(s, game.id, side, last.seq):
+            return None
+        return {"side": side, "username": last.payload.get("username"), "seq": last.seq}
+
+    @staticmethod
+    def rematch_of(s: Connection, game: GameRow) -> dict | None:
+        """The rematch of a finished game, once a player asked for one: {game_id, by, side}."""
+        if game.status != "finished":
+            return None
+        ev = store.last_event_of(s, game.id, ("rematch",))
+        return dict(ev.payload) if ev is not None else None
+
+    @staticmethod
+    def rematch_opponent(s: Connection, game: GameRow) -> int | None:
+        """The user a rematch waits for (the other player of the game it replays), who
+        may take the free seat of a private rematch without its invitation link."""
+        first = store.event_at(s, game.id, 1)
+        old_id = first.payload.get("rematch_of") if first is not None and first.type == "create" else None
+        old = load_game(s, old_id) if old_id else None
+        if old is None or first is None or first.actor not in SIDES:
+            return None
+        # the one who asked took the other side of the one they held, so the opponent
+        # held the side the one who asked holds now
+        return getattr(old, f"{first.actor}_user_id")
 
     def get_game(self, gid: str, user: User | None) -> dict:
         return self._read(gid, lambda s, game: self._view(s, game, self.state(s, game), user, with_state=True))

@@ -13,7 +13,7 @@ from ..accounts.auth import Accounts, current_user, get_accounts, optional_user
 from ..core.errors import ApiError
 from ..games.service import GameService
 from ..models import User
-from .playbyturn import create_game_clock
+from .playbyturn import create_game_clock, rematch_clock
 from .schemas import ActionIn, CreateGameIn, JoinIn, LoginIn, RegisterIn, TokenIn, UndoIn
 
 router = APIRouter(prefix="/api")
@@ -229,3 +229,31 @@ def resign(game_id: str, request: Request, user: User = Depends(current_user)):
 def abort(game_id: str, request: Request, user: User = Depends(current_user)):
     """Abort a game before its first move."""
     return service(request).abort(user, game_id)
+
+
+# ----------------------------------------------------------------------------- agreed endings
+@router.post("/games/{game_id}/offer-draw", tags=["play"])
+def offer_draw(game_id: str, request: Request, user: User = Depends(current_user)):
+    """Offer your opponent a draw. It stays open until answered or until your next decision."""
+    return service(request).offer_draw(user, game_id)
+
+
+@router.post("/games/{game_id}/accept-draw", tags=["play"])
+def accept_draw(game_id: str, request: Request, user: User = Depends(current_user)):
+    """Accept the opponent's open draw offer: the game ends drawn (reason "agreement")."""
+    return service(request).answer_draw(user, game_id, accept=True)
+
+
+@router.post("/games/{game_id}/decline-draw", tags=["play"])
+def decline_draw(game_id: str, request: Request, user: User = Depends(current_user)):
+    return service(request).answer_draw(user, game_id, accept=False)
+
+
+@router.post("/games/{game_id}/rematch", tags=["games"])
+def rematch(game_id: str, request: Request, user: User = Depends(current_user)):
+    """A new game of a finished one: same scenario, options and pace, sides swapped; the
+    opponent is notified and may join. Asked again, it answers the same new game."""
+    out = service(request).rematch(user, game_id)
+    if out["mode"] == "async" and not out["existing"]:
+        out["clock"] = rematch_clock(request, game_id, out["id"])
+    return out

@@ -29,6 +29,9 @@ router = APIRouter(include_in_schema=False)
 
 SIDE_NAMES = {"union": "Union", "confederate": "Confederate"}
 MODE_NAMES = {"live": "Live", "async": "By turn"}
+# how the server's own ways of ending a game read after the result ("Draw by agreement");
+# the engine's victory reasons are sentences of their own
+RESULT_REASONS = {"resignation": "by resignation", "agreement": "by agreement"}
 
 
 # ---------------------------------------------------------------------------- data
@@ -73,7 +76,8 @@ def _auth(request: Request) -> tuple:
 def render(request: Request, name: str, status: int = 200, **ctx) -> HTMLResponse:
     user, csrf = _auth(request)
     html = env.get_template(name).render(request=request, user=user, csrf=csrf, side_names=SIDE_NAMES,
-                                         mode_names=MODE_NAMES, path=request.url.path, **ctx)
+                                         mode_names=MODE_NAMES, result_reasons=RESULT_REASONS,
+                                         path=request.url.path, **ctx)
     return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
 
 

@@ -38,6 +38,13 @@ def create_game_clock(request: Request, gid: str, days: int | None) -> dict | No
         return dl.clock_view(conn, gid)
 
 
+def rematch_clock(request: Request, old_id: str, new_id: str) -> dict | None:
+    """The clock of a by-turn rematch: the time per move of the game it replays."""
+    with deps.db(request).read() as conn:
+        old = deps.deadlines(request).clock_view(conn, old_id)
+    return create_game_clock(request, new_id, old["days_per_move"] if old else None)
+
+
 # --------------------------------------------------------------------------- per game
 
 def _seat(conn, gid: str, user_id: int | None) -> tuple[Any, list[str]]:

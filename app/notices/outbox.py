@@ -35,6 +35,7 @@ SUBJECTS = {
     "game_over": "Game over", "resigned": "Your opponent resigned", "aborted": "Game aborted",
     "reminder": "Reminder: your time is running out", "timeout": "Your opponent's time is up",
     "time_up": "Your time is up", "lost_on_time": "Game lost on time", "extended": "More time",
+    "draw_offer": "Your opponent offers a draw", "rematch": "A rematch for you",
     "verify": "Confirm your email address", "digest": "Games waiting for you", "test": "Test notice",
 }
 # the notices /api/site-notices lists: what administrators' decisions and disputes say

@@ -73,6 +73,7 @@ class Notifier:
         seats = {"union": new["union_user_id"], "confederate": new["confederate_user_id"]}
         live = game.mode != "async"
         gid = game.id
+        self._on_proposals(s, game, new, out, seats)
         if status == "active" and act in seats and (old_status != "active" or old_act != act):
             uid = seats[act]
             if uid is None or (live and self.connected(gid, act)):
@@ -85,7 +86,8 @@ class Notifier:
         elif status in ("finished", "aborted") and old_status not in ("finished", "aborted"):
             types = {e.type for e in out if e.source == "server"}
             first = out[0]
-            personal = first.actor if first.source != "server" or first.type in ("resign", "abort") else None
+            personal = (first.actor if first.source != "server" or first.type in ("resign", "abort", "accept_draw")
+                        else None)
             if "timeout" in types:  # app.playbyturn.deadlines notifies about its own result
                 return
             result = new.get("result") or {}
@@ -98,11 +100,36 @@ class Notifier:
                 kind, head = "resigned", f"Game {gid}: your opponent resigned. You win."
             elif status == "aborted":
                 kind, head = "aborted", f"Game {gid} was aborted."
+            elif "accept_draw" in types:
+                kind, head = "game_over", f"Game {gid} is over: a draw, by agreement."
             else:
                 w = result.get("winner")
                 kind = "game_over"
                 head = f"Game {gid} is over: {SIDE.get(w, 'nobody')} wins. {result.get('reason') or ''}".strip()
             self._notify(s, game, targets, kind, head, new, out)
+
+    def _on_proposals(self, s, game: Any, new: dict, out: list, seats: dict) -> None:
+        """A draw offer or a rematch asks the opponent for an answer: tell them (in a live
+        game only when they do not have the game open)."""
+        for e in out:
+            if e.source != "server" or e.type not in ("offer_draw", "rematch"):
+                continue
+            opponent = "confederate" if e.actor == "union" else "union"
+            if e.type == "rematch":  # the one who asked now holds the side the opponent had
+                opponent = e.actor
+            uid = seats.get(opponent)
+            if uid is None or (game.mode != "async" and e.type == "offer_draw" and self.connected(game.id, opponent)):
+                continue
+            who = e.payload.get("username") or e.payload.get("by")
+            if e.type == "offer_draw":
+                text = f"Game {game.id}: {who} offers you a draw. Accept or decline it on the game page."
+            else:
+                text = (f"Game {game.id}: {who} asks for a rematch with sides swapped: "
+                        f"join game {e.payload['game_id']}.")
+            if e.type == "offer_draw":
+                self.notices.notify(s, [uid], "draw_offer", game.id, text, seq=e.seq)
+            else:
+                self.notices.notify(s, [uid], "rematch", e.payload["game_id"], text)
 
     def _notify(self, s, game, targets, kind, head, new, out) -> None:
         pending = [e.out() for e in out]

@@ -150,6 +150,21 @@ def last_decision_seq(conn: Connection, gid: str, user_id: int) -> int:
         T_CMDS.c.kind.in_(("action", "orders", "create", "join")))).scalar() or 0
 
 
+def last_event_of(conn: Connection, gid: str, types: tuple[str, ...], source: str = "server") -> EventRec | None:
+    """The game's latest event of one of `types` (server events by default), or None."""
+    row = conn.execute(select(T_EVENTS).where(T_EVENTS.c.game_id == gid, T_EVENTS.c.source == source,
+                                              T_EVENTS.c.type.in_(types))
+                       .order_by(T_EVENTS.c.seq.desc()).limit(1)).first()
+    return EventRec.from_row(row) if row is not None else None
+
+
+def side_decided_after(conn: Connection, gid: str, side: str, seq: int) -> bool:
+    """Whether the player of `side` made a decision (an action or an undo) after `seq`."""
+    return conn.execute(select(T_CMDS.c.first_seq).where(
+        T_CMDS.c.game_id == gid, T_CMDS.c.side == side, T_CMDS.c.first_seq > seq,
+        T_CMDS.c.kind.in_(("action", "undo"))).limit(1)).first() is not None
+
+
 def last_event_at(conn: Connection, gid: str) -> datetime | None:
     return conn.execute(select(func.max(T_EVENTS.c.created_at)).where(T_EVENTS.c.game_id == gid)).scalar()
 

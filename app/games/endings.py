@@ -1,0 +1,125 @@
+"""Endings the players agree on: offering, accepting and declining a draw, and the
+rematch of a finished game (a new game, same scenario and options, sides swapped).
+
+Each is a server event of the game: offer_draw / accept_draw / decline_draw
+{side, username}; rematch {game_id, by, side} on the finished game, while the new game's
+create event carries rematch_of. When an offer is open: GameReads.draw_offer.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.engine import Connection
+
+from ..core.errors import ApiError, not_found
+from ..models import User, utcnow
+from ..store import events as store
+from ..store.events import GameRow, load_game
+from .commands import PlayCommands
+from .core import Rec
+from .records import other_side
+
+DRAW_RESULT_REASON = "agreement"
+
+
+class EndingCommands(PlayCommands):
+    """Draw offers and rematches (on top of the players' other commands)."""
+
+    # ---------------------------------------------------------------- draws
+    def offer_draw(self, user: User, gid: str) -> dict:
+        def fn(s: Connection, game: GameRow):
+            side = self._one_seat(game, user)
+            self._require_active(game)
+            offer = self.draw_offer(s, game)
+            if offer is not None and offer["side"] == side:
+                raise ApiError(409, "you have already offered a draw: wait for the answer", "draw_already_offered")
+            if offer is not None:
+                raise ApiError(409, "your opponent has offered you a draw: accept or decline it first",
+                               "draw_offered_to_you")
+            return self._record(s, game, user, "offer_draw", side, {})
+        return self.run_command(gid, fn)
+
+    def answer_draw(self, user: User, gid: str, accept: bool) -> dict:
+        """Accept (the game ends drawn, by agreement) or decline the opponent's open offer."""
+        def fn(s: Connection, game: GameRow):
+            side = self._one_seat(game, user)
+            self._require_active(game)
+            offer = self.draw_offer(s, game)
+            if offer is None:
+                raise ApiError(409, "there is no draw offer to answer", "no_draw_offer")
+            if offer["side"] == side:
+                raise ApiError(409, "this is your own draw offer: your opponent answers it", "own_draw_offer")
+            if not accept:
+                return self._record(s, game, user, "decline_draw", side, {})
+            result = {"winner": None, "reason": DRAW_RESULT_REASON}
+            return self._record(s, game, user, "accept_draw", side, {
+                "status": "finished", "result": result, "to_act": None, "finished_at": utcnow()})
+        return self.run_command(gid, fn)
+
+    def _one_seat(self, game: GameRow, user: User) -> str:
+        """The caller's side; a draw is agreed between two players, so not with oneself."""
+        sides = self._require_player(game, user)
+        if len(sides) > 1:
+            raise ApiError(409, "you hold both seats: there is nobody to agree a draw with", "both_seats")
+        return sides[0]
+
+    def _record(self, s: Connection, game: GameRow, user: User, kind: str, side: str, updates: dict) -> dict:
+        """Append one server event {side, username} of the caller and publish it."""
+        entry = self.state(s, game)
+        recs: list[Rec] = [("server", kind, side, {"side": side, "username": user.username})]
+        out = self.append(s, game, recs, updates, {"kind": kind, "side": side, "user_id": user.id})
+        entry.seq = game.seq
+        self.publish(game, entry, out)
+        return {"seq": game.seq, "status": game.status, "result": game.result,
+                "draw_offer": self.draw_offer(s, game)}
+
+    # ---------------------------------------------------------------- rematch
+    def rematch(self, user: User, gid: str) -> dict:
+        """A new game of the same scenario, options, pace and privacy, the caller on the
+        other side, waiting for the opponent (who is told, and may join even a private
+        one). Asked twice (by either player), it answers the same new game."""
+        old = self._rematch_source(gid, user)
+        existing = self.rematch_of_id(gid)
+        if existing is not None:
+            return self.get_game(existing, user) | {"existing": True}
+        side = other_side(self.sides_of(old, user.id)[0])
+        seed = self.new_seed()
+        g = self.start_engine(old.scenario, list(old.options), seed)  # today's engine may refuse old options
+        new_id = self.new_game_id()
+
+        def reserve(s: Connection, game: GameRow) -> str:
+            if game.status != "finished":
+                raise ApiError(409, "only a finished game can be played again", "game_not_finished")
+            taken = self.rematch_of(s, game)
+            if taken is not None:  # the opponent asked at the same moment
+                return taken["game_id"]
+            entry = self.state(s, game)
+            out = self.append(s, game, [("server", "rematch", side,
+                                         {"game_id": new_id, "by": user.username, "side": side})], None,
+                              {"kind": "rematch", "side": other_side(side), "user_id": user.id})
+            entry.seq = game.seq
+            self.publish(game, entry, out)
+            return new_id
+        chosen = self.run_command(gid, reserve)
+        if chosen != new_id:
+            return self.get_game(chosen, user) | {"existing": True}
+        out = self.insert_game(user, new_id, g, seed, old.scenario, list(old.options), side, old.mode,
+                               old.private, rematch_of=gid)
+        return out | {"existing": False}
+
+    def _rematch_source(self, gid: str, user: User) -> Any:
+        """The finished game a rematch replays; refusals for a stranger or a game not over."""
+        with self.db.read() as s:
+            old = load_game(s, gid)
+        if old is None:
+            raise not_found()
+        self._require_player(old, user)
+        if old.status != "finished":
+            raise ApiError(409, "only a finished game can be played again: this one is "
+                                f"{'aborted' if old.status == 'aborted' else 'not over'}", "game_not_finished")
+        return old
+
+    def rematch_of_id(self, gid: str) -> str | None:
+        with self.db.read() as s:
+            ev = store.last_event_of(s, gid, ("rematch",))
+        return ev.payload["game_id"] if ev is not None else None
