@@ -11,8 +11,8 @@ from .errors import IllegalAction
 from .game import ENGINE_VERSION, Game, from_position, new_game, option_ids, replay
 from .map import DATA_VERSIONS, SCENARIO_IDS, load_map, load_scenario
 from .dice import commitment, seeded_roll
-from .options import options_catalog
+from .options import option_refusals, options_catalog
 
 __all__ = ["Action", "IllegalAction", "Game", "new_game", "replay", "from_position", "load_map",
            "load_scenario", "option_ids", "SCENARIO_IDS", "ENGINE_VERSION", "commitment",
-           "seeded_roll", "options_catalog", "DATA_VERSIONS"]
+           "seeded_roll", "options_catalog", "option_refusals", "DATA_VERSIONS"]

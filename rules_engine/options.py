@@ -71,3 +71,24 @@ def options_catalog() -> list[dict[str, Any]]:
 def _rule_key(oid: str) -> tuple:
     head = oid.lstrip("A").split(":")[0]
     return tuple(int(p) for p in head.split(".")) + (oid,)
+
+
+def option_refusals(scenario: str, chosen: list[str]) -> dict[str, str]:
+    """For the create-game form: each playable option that validate_options would refuse
+    together with the others chosen, with its reason. A chosen option is listed when it
+    does not go with the rest (or with the scenario). Asks validate_options itself, so
+    the form never disagrees with what creating the game would say."""
+    table = options_table()
+    known = [o for o in dict.fromkeys(chosen) if o in table and o in IMPLEMENTED]
+    out: dict[str, str] = {}
+    for oid in sorted(IMPLEMENTED & table.keys()):
+        others = [o for o in known if o != oid]
+        try:
+            validate_options(others, scenario)
+        except ValueError:
+            continue  # the others clash among themselves: their own entries say so
+        try:
+            validate_options(others + [oid], scenario)
+        except ValueError as exc:
+            out[oid] = str(exc)
+    return out

@@ -6,6 +6,7 @@ import { MapView, SIDE_NAME, counter, unitName } from "./map.js";
 import { BoardList } from "./board-list.js";
 import { Describer, typeOfUnit } from "./log.js";
 import { Chat } from "./chat.js";
+import { drawControls, endPhaseQuestion, forcedAction, gameOverBanner, recruitLimits } from "./decisions.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const GID = boot.game_id;
@@ -20,6 +21,9 @@ const game = {
   events: new Map(),  // seq -> event
   undone: [],         // [from, through]
   lastVolley: [], lastBattle: null,
+  drawOffer: boot.summary.draw_offer || null, rematch: boot.summary.rematch || null,
+  autoSeq: -1,        // the seq at which the page made a decision by itself (nothing to choose)
+  autoPending: false, // that decision is on its way
 };
 const ui = { sel: null, chooser: null, selBox: null, pop: null, opened: false };
 
@@ -99,7 +103,7 @@ function onMessage(msg, t0) {
         if (msg.events.some((e) => e.type === "battle")) game.lastBattle = null;
       }
       if (typeof msg.seq === "number" && msg.seq !== game.seq) {
-        game.seq = msg.seq;
+        game.seq = msg.seq; game.autoPending = false;
         if (game.pendingLegal && game.pendingLegal.seq === msg.seq) {
           game.legal = game.pendingLegal.actions || []; game.legalSeq = msg.seq;   // it came first
         } else if (game.legalSeq !== msg.seq) {
@@ -114,6 +118,8 @@ function onMessage(msg, t0) {
       if ("result" in msg) game.result = msg.result;
       if (msg.state) game.state = msg.state;
       if (msg.events && msg.events.some((e) => e.type === "start" || e.type === "join")) refreshSeats();
+      if (msg.events && (game.drawOffer || msg.events.some((e) => AGREEMENT_EVENTS.has(e.type)))) refreshSeats();
+      if (msg.events) noticeSilentRecruitment(msg.events);
       ui.sel = null; ui.chooser = null;
       render(t0, !!(msg.events && msg.events.length));
       break;
@@ -133,6 +139,7 @@ function onMessage(msg, t0) {
       break;
     case "error":
       notice(msg.detail || "refused");
+      if (game.autoPending) { game.autoPending = false; render(null, false); }
       if (msg.code === "stale") send({ type: "sync", after: game.seq });
       break;
   }
@@ -148,10 +155,25 @@ async function refreshSeats() {
   try {
     const g = await api(`/api/games/${encodeURIComponent(GID)}`);
     game.seats = g.seats; game.yourSides = g.your_sides; game.canUndo = !!g.can_undo;
+    game.drawOffer = g.draw_offer || null; game.rematch = g.rematch || null;
     for (const side of ["union", "confederate"]) $(`seat-${side}`).textContent = g.seats[side] ? g.seats[side].username : "open seat";
     render(null, false);
   } catch (e) { /* keep going */ }
 }
+// the events after which the draw offer or the rematch link may have changed
+const AGREEMENT_EVENTS = new Set(["offer_draw", "accept_draw", "decline_draw", "rematch"]);
+
+// The engine ends a Recruitment Segment by itself when nothing can be recruited: say why,
+// so that a roll's points never vanish without a word.
+function noticeSilentRecruitment(events) {
+  const roll = events.find((e) => e.type === "roll" && e.data && e.data.purpose === "recruits");
+  const s = game.state;
+  if (!roll || !s || !game.yourSides.includes(roll.data.side)) return;
+  if ((s.phase === "recruitment" || s.phase === "leaders") && s.side === roll.data.side) return;
+  const why = recruitLimits(s, roll.data.side, [], boot.types);
+  notice(`Recruitment ended at once: ${why.length ? why.join("; ") : "no city of yours can recruit now"}.`);
+}
+
 let undoT = null;
 function refreshUndo() {
   if (!isPlayer()) return;
@@ -179,6 +201,11 @@ function addEvent(e, quiet) {
 // ---------------------------------------------------------------------------- actions
 function act(action) {
   if (!isPlayer()) { notice("Spectators watch: log in and take a seat to play."); return; }
+  const question = game.state && endPhaseQuestion(action, game.state);
+  if (question) { confirmThen(question, label(action), () => sendAction(action)); return; }
+  sendAction(action);
+}
+function sendAction(action) {
   notice("");
   const id = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2)).slice(0, 36);
   send({ type: "action", action, action_id: id, expected_seq: game.seq });
@@ -350,9 +377,11 @@ function render(t0, changed) {
   const bd = document.body.dataset;
   bd.seq = game.seq; bd.phase = s.phase; bd.turn = s.turn; bd.side = s.side;
   bd.step = s.battle ? s.battle.step : "";
-  bd.ready = !isPlayer() || game.legalSeq === game.seq || !myTurn() ? "1" : "0";
+  decideForced();
+  bd.ready = !isPlayer() || !myTurn() || (game.legalSeq === game.seq && !game.autoPending) ? "1" : "0";
   renderStatus();
   renderActions();
+  renderGameOver();
   renderBattle();
   renderForces();
   if (ui.selBox) showBoxInfo(ui.selBox);
@@ -397,7 +426,7 @@ function promptText() {
   }
   if (game.status === "finished" || s.phase === "over" || game.result) {
     const r = game.result || s.result || {};
-    return `Game over. ${r.winner ? SIDE_NAME[r.winner] + " wins" : ""}${r.reason ? ": " + r.reason : ""}`;
+    return `Game over. ${r.winner ? SIDE_NAME[r.winner] + " wins" : "A draw"}${r.reason ? ": " + r.reason : ""}`;
   }
   if (game.status === "aborted") return "This game was aborted.";
   const who = SIDE_NAME[game.toAct];
@@ -432,7 +461,11 @@ function phaseWords(s, mine) {
       return "battle.";
     case "promotion": return mine ? "Promotion: click a highlighted unit to promote it, or no promotion." : "promoting.";
     case "recruit_roll": return mine ? "Roll the die for recruitment points." : "rolling for recruits.";
-    case "recruitment": return mine ? `${s.recruit ? s.recruit.points : 0} recruitment point(s): click a highlighted city to recruit, or end recruitment.` : "recruiting.";
+    case "recruitment": {
+      if (!mine) return "recruiting.";
+      const limits = recruitLimits(s, s.side, game.legal, boot.types);
+      return `${s.recruit ? s.recruit.points : 0} recruitment point(s): click a highlighted city to recruit, or end recruitment.${limits.length ? " Note: " + limits.join("; ") + "." : ""}`;
+    }
     case "replacement_roll": return mine ? "Roll for replacements (6.2)." : "rolling for replacements.";
     case "supply": return mine ? `${boxName(s.supply_boxes[0])} is out of supply: choose the piece it loses (A2.2).` : "checking supply.";
     case "leaders": return mine ? "Place your arriving or returning leader on a box with your units (A8.2)." : "placing a leader.";
@@ -488,7 +521,48 @@ function renderActions() {
         () => api(`/api/games/${encodeURIComponent(GID)}/resign`, {})) }, "Resign"));
     }
   }
+  if (game.status === "active") nodes.push(...drawControls(game.drawOffer, drawHooks));
   box.replaceChildren(...nodes);
+}
+
+const gamePath = (what) => `/api/games/${encodeURIComponent(GID)}/${what}`;
+const drawHooks = {
+  get isPlayer() { return isPlayer(); },
+  get mySides() { return game.yourSides; },
+  offer: () => confirmThen("Offer your opponent a draw? It stays open until they answer, or until your next move.",
+    "Offer a draw", async () => { game.drawOffer = (await api(gamePath("offer-draw"), {})).draw_offer; renderActions(); }),
+  accept: () => confirmThen("Accept the draw? The game ends now, with no winner.", "Accept the draw",
+    () => api(gamePath("accept-draw"), {})),
+  decline: async () => {
+    try { await api(gamePath("decline-draw"), {}); game.drawOffer = null; renderActions(); } catch (e) { notice(e.message); }
+  },
+};
+
+// The banner of a finished game: result, reason, replay, rematch.
+function renderGameOver() {
+  const sec = $("game-over");
+  const over = game.status === "finished" && game.result;
+  sec.hidden = !over;
+  if (!over) return;
+  sec.replaceChildren(...gameOverBanner(game, {
+    isPlayer: isPlayer(), username: boot.user && boot.user.username, replayUrl: `/games/${encodeURIComponent(GID)}/replay`,
+    rematch: async () => {
+      try { const g = await api(gamePath("rematch"), {}); location.assign(`/games/${encodeURIComponent(g.id)}`); } catch (e) { notice(e.message); }
+    },
+  }));
+}
+
+// Nothing to choose (one battle left, one possible target): the page decides, once per seq,
+// and says so. It is an ordinary decision of the player (the log shows it; undo applies).
+function decideForced() {
+  if (!myTurn() || game.legalSeq !== game.seq || game.autoSeq === game.seq || ui.sel || !game.state) return;
+  const forced = forcedAction(game.state, game.legal);
+  if (!forced) return;
+  game.autoSeq = game.seq; game.autoPending = true;
+  const a = forced.action;
+  notice(a.type === "target" ? `All fire at ${uname(a.target)}: ${forced.why}.` : `${label(a)}: ${forced.why}.`);
+  const id = "auto" + String(Math.random()).slice(2, 14);
+  send({ type: "action", action: a, action_id: id, expected_seq: game.seq });
 }
 
 // A decision that cannot be undone asks first, in a modal dialog (Esc or Cancel keeps playing).

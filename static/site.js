@@ -1,30 +1,23 @@
-// Site-wide behaviour: API-backed forms (login, register, new game), join and logout buttons.
+// Site-wide behaviour: API-backed forms (login, register), join and logout buttons.
 import { api, showError } from "./api.js";
 
+// (the create-game form submits itself: static/new-game.js)
 function formBody(form) {
   const fd = new FormData(form);
-  const kind = form.dataset.kind;
-  if (kind === "create") {
-    const body = { scenario: fd.get("scenario"), side: fd.get("side"), mode: fd.get("mode"),
-             private: fd.get("private") === "on", options: fd.getAll("options") };
-    if (body.mode === "async" && fd.get("days_per_move")) body.days_per_move = Number(fd.get("days_per_move"));
-    return body;
-  }
   const out = {};
   for (const [k, v] of fd.entries()) if (v !== "") out[k] = v;
   return out;
 }
 
-for (const form of document.querySelectorAll("form[data-api]")) {
+for (const form of document.querySelectorAll("form[data-api]:not([data-own-submit])")) {
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const btn = form.querySelector("[type=submit]");
     btn.disabled = true;
     showError(form, "");
     try {
-      const out = await api(form.dataset.api, formBody(form));
-      if (form.dataset.kind === "create") location.assign(`/games/${encodeURIComponent(out.id)}`);
-      else location.assign(form.dataset.next || "/");
+      await api(form.dataset.api, formBody(form));
+      location.assign(form.dataset.next || "/");
     } catch (e) {
       showError(form, e.message);
       btn.disabled = false;

@@ -131,6 +131,19 @@ def meta():
             "sides": ["union", "confederate", "random"], "modes": ["live", "async"]}
 
 
+@router.get("/options/refusals", tags=["meta"])
+def option_refusals(scenario: str = Query(..., description="a scenario id"),
+                    chosen: list[str] = Query([], description="the options ticked so far")):
+    """Which options creating a game of `scenario` with `chosen` would refuse, and why
+    ({option id: reason}): what the create form greys out."""
+    if scenario not in rules_engine.SCENARIO_IDS:
+        raise ApiError(422, f"unknown scenario {scenario!r}; known: {', '.join(rules_engine.SCENARIO_IDS)}",
+                       "invalid_request")
+    if len(chosen) > 64:
+        raise ApiError(422, "too many options", "invalid_request")
+    return {"scenario": scenario, "chosen": chosen, "refused": rules_engine.option_refusals(scenario, chosen)}
+
+
 @router.get("/map", tags=["meta"])
 def game_map(engine: int = rules_engine.ENGINE_VERSION):
     """Boxes and lines of the map, for drawing: today's board, or with ``engine`` the map
