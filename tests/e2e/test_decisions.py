@@ -1,0 +1,174 @@
+"""Decisions without surprises, in the browser at 1366x900: ending a phase with points
+left asks first; resigning asks, then the game-over banner offers the replay and a
+rematch that the opponent joins with sides swapped; a draw offer is declined, offered
+again and accepted; the create form greys out an option that does not go with the others."""
+from __future__ import annotations
+
+import json
+
+from .test_board import new_game
+
+VIEW = {"width": 1366, "height": 900}
+
+
+def _open(ctx, base, gid, errors):
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{base}/games/{gid}")
+    page.wait_for_function("document.body.dataset.ready === '1' && document.body.dataset.seq !== undefined")
+    return page
+
+
+def _data(page, key):
+    return page.evaluate(f"document.body.dataset[{json.dumps(key)}]")
+
+
+def _end_movement_confirmed(page):
+    before = int(_data(page, "seq"))
+    page.locator("#actions").get_by_role("button", name="End movement", exact=True).click()
+    page.locator("#confirm-yes").click()
+    page.wait_for_function(f"+document.body.dataset.seq > {before} && document.body.dataset.ready === '1'")
+
+
+def test_end_movement_with_marches_unused_asks_first(server, browser, artifacts):
+    gid, ctxs = new_game(browser, server, "1861")
+    errors: list[str] = []
+    page = _open(ctxs["union"], server, gid, errors)
+    page.wait_for_function("document.body.dataset.toAct === 'union' && document.body.dataset.phase === 'movement'")
+    before = int(_data(page, "seq"))
+    page.locator("#actions").get_by_role("button", name="End movement", exact=True).click()
+    dialog = page.locator("#confirm")
+    assert dialog.is_visible()
+    assert page.locator("#confirm-text").inner_text() == "End movement with 2 Marches unused?"
+    page.screenshot(path=str(artifacts / "decisions-end-movement.png"))
+    # Cancel keeps playing: nothing was sent
+    page.locator("#confirm-no").click()
+    assert not dialog.is_visible()
+    page.wait_for_timeout(300)
+    assert int(_data(page, "seq")) == before and _data(page, "phase") == "movement"
+    # confirmed, movement ends
+    _end_movement_confirmed(page)
+    assert _data(page, "phase") != "movement" or _data(page, "side") != "union"
+    assert not errors, errors
+    for c in ctxs.values():
+        c.close()
+
+
+def test_resign_banner_and_rematch_with_sides_swapped(server, browser, artifacts):
+    gid, ctxs = new_game(browser, server, "1861")
+    errors: list[str] = []
+    union = _open(ctxs["union"], server, gid, errors)
+    confed = _open(ctxs["confederate"], server, gid, errors)
+    union.wait_for_function("document.body.dataset.toAct === 'union'")
+    _end_movement_confirmed(union)
+    # resigning asks first; then both pages show the banner with the result and the reason
+    confed.wait_for_function("!!document.querySelector('#actions #resign')")
+    confed.locator("#actions #resign").click()
+    assert "Union player wins" in confed.locator("#confirm-text").inner_text()
+    confed.locator("#confirm-yes").click()
+    for page in (union, confed):
+        page.wait_for_selector("#game-over:not([hidden])")
+        banner = page.locator("#game-over").inner_text()
+        assert "Game over: Union wins" in banner and "By resignation" in banner
+        assert page.locator("#game-over #over-replay").get_attribute("href") == f"/games/{gid}/replay"
+    union.screenshot(path=str(artifacts / "decisions-game-over.png"))
+    # one click: a new game, same scenario, the asker on the other side
+    union.locator("#game-over #rematch").click()
+    union.wait_for_url(lambda url: "/games/" in url and gid not in url)
+    new_gid = union.url.rsplit("/", 1)[1]
+    union.wait_for_function("document.body.dataset.seq !== undefined")
+    assert union.locator("#seat-union").inner_text() == "open seat"
+    assert union.locator("#seat-confederate").inner_text().startswith("uni")
+    # the opponent, still on the old game's page, sees the rematch arrive and joins it
+    confed.wait_for_selector("#game-over #rematch-go")
+    assert "asks for a rematch" in confed.locator("#rematch-note").inner_text()
+    confed.locator("#game-over #rematch-go").click()
+    confed.wait_for_url(f"**/games/{new_gid}")
+    confed.get_by_role("button", name="Join this game as Union").click()
+    confed.wait_for_function("document.body.dataset.status === 'active' && document.body.dataset.ready === '1'")
+    assert confed.locator("#seat-union").inner_text().startswith("con")
+    assert confed.locator("#seat-confederate").inner_text().startswith("uni")
+    union.wait_for_function("document.body.dataset.status === 'active'")
+    confed.screenshot(path=str(artifacts / "decisions-rematch.png"))
+    assert not errors, errors
+    for c in ctxs.values():
+        c.close()
+
+
+def test_draw_offer_declined_then_offered_again_and_accepted(server, browser, artifacts):
+    gid, ctxs = new_game(browser, server, "1861")
+    errors: list[str] = []
+    union = _open(ctxs["union"], server, gid, errors)
+    confed = _open(ctxs["confederate"], server, gid, errors)
+    # the Confederate offers while the Union is to act (an offer needs no turn), and confirms
+    confed.locator("#actions #offer-draw").click()
+    assert "Offer your opponent a draw?" in confed.locator("#confirm-text").inner_text()
+    confed.locator("#confirm-yes").click()
+    confed.wait_for_selector("#actions #draw-offer")
+    assert "waiting for the answer" in confed.locator("#draw-offer").inner_text()
+    union.wait_for_selector("#actions #accept-draw")
+    assert "offers a draw" in union.locator("#draw-offer").inner_text()
+    union.screenshot(path=str(artifacts / "decisions-draw-offer.png"))
+    union.locator("#actions #decline-draw").click()
+    confed.wait_for_selector("#actions #offer-draw")
+    union.wait_for_selector("#actions #offer-draw")
+    assert union.locator("#actions #accept-draw").count() == 0
+    # offered again, this time accepted (which asks first): a draw by agreement for both
+    confed.locator("#actions #offer-draw").click()
+    confed.locator("#confirm-yes").click()
+    union.wait_for_selector("#actions #accept-draw")
+    union.locator("#actions #accept-draw").click()
+    assert "no winner" in union.locator("#confirm-text").inner_text()
+    union.locator("#confirm-yes").click()
+    for page in (union, confed):
+        page.wait_for_function("document.body.dataset.status === 'finished'")
+        page.wait_for_selector("#game-over:not([hidden])")
+        banner = page.locator("#game-over").inner_text()
+        assert "Game over: Draw" in banner and "By agreement" in banner
+    confed.get_by_role("tab", name="Log").click()
+    union.goto(server + "/")
+    row = union.locator(f".game-row[data-game='{gid}'] .status").first
+    assert "Draw" in row.inner_text() and "by agreement" in row.inner_text()
+    assert not errors, errors
+    for c in ctxs.values():
+        c.close()
+
+
+def test_create_form_greys_out_an_option_that_does_not_go(server, browser, artifacts):
+    _gid, ctxs = new_game(browser, server, "1861")
+    page = ctxs["union"].new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/new")
+    ending = lambda oid: page.locator(f"input[name='options'][value='{oid}']")  # noqa: E731
+    reason = lambda oid: page.locator(f"[data-refusal='{oid}']")  # noqa: E731
+    assert ending("11.3:1863").is_enabled()
+    # "Time per move" is for by-turn games only
+    assert not page.get_by_label("Time per move").is_visible()
+    page.get_by_label("By turn", exact=False).check()
+    assert page.get_by_label("Time per move").is_visible()
+    page.get_by_label("Live", exact=False).check()
+    assert not page.get_by_label("Time per move").is_visible()
+    # one March ending: the others and sudden death are greyed, with the engine's reason
+    ending("11.3:1862").check()
+    page.wait_for_function("document.querySelector(\"input[value='11.3:1863']\").disabled")
+    assert "at most one" in reason("11.3:1863").inner_text()
+    assert "Campaign Game ending" in reason("11.3:sudden-death").inner_text()
+    assert ending("11.3:1862").is_enabled()
+    page.screenshot(path=str(artifacts / "decisions-create-form.png"))
+    # unticked, they come back
+    ending("11.3:1862").uncheck()
+    page.wait_for_function("!document.querySelector(\"input[value='11.3:1863']\").disabled")
+    assert not reason("11.3:1863").is_visible()
+    # a ticked option the scenario does not allow: said next to the options, and creating refuses
+    ending("11.3:1862").check()
+    page.locator("select[name='scenario']").select_option("1863")
+    err = page.locator("[data-error-for='options']")
+    err.wait_for(state="visible")
+    assert "starts after 03/1862" in err.inner_text()
+    page.get_by_role("button", name="Create game").click()
+    page.wait_for_timeout(300)
+    assert "/new" in page.url and "starts after 03/1862" in err.inner_text()
+    assert not errors, errors
+    for c in ctxs.values():
+        c.close()
