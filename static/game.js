@@ -13,7 +13,7 @@ const GID = boot.game_id;
 const prefs = JSON.parse(localStorage.getItem("hd-prefs") || "{}");
 const $ = (id) => document.getElementById(id);
 
-const metrics = window.__hd = { latencies: [], wsBytes: 0, messages: 0, renders: 0 };
+const metrics = window.__hd = { latencies: [], wsBytes: 0, messages: 0, renders: 0, forced: [] };
 
 const game = {
   seq: -1, status: boot.summary.status, toAct: null, result: null, state: null, legal: [], legalSeq: -1,
@@ -560,6 +560,7 @@ function decideForced() {
   if (!forced) return;
   game.autoSeq = game.seq; game.autoPending = true;
   const a = forced.action;
+  metrics.forced.push(a.type);
   notice(a.type === "target" ? `All fire at ${uname(a.target)}: ${forced.why}.` : `${label(a)}: ${forced.why}.`);
   const id = "auto" + String(Math.random()).slice(2, 14);
   send({ type: "action", action: a, action_id: id, expected_seq: game.seq });
