@@ -7,6 +7,7 @@ import { BoardList } from "./board-list.js";
 import { Describer, typeOfUnit } from "./log.js";
 import { Chat } from "./chat.js";
 import { drawControls, endPhaseQuestion, forcedAction, gameOverBanner, recruitLimits } from "./decisions.js";
+import { placeBoard, volleys } from "./battle-board.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const GID = boot.game_id;
@@ -20,7 +21,7 @@ const game = {
   yourSides: boot.summary.your_sides || [], seats: boot.summary.seats, canUndo: !!boot.summary.can_undo,
   events: new Map(),  // seq -> event
   undone: [],         // [from, through]
-  lastVolley: [], lastBattle: null,
+  lastBattle: null,
   drawOffer: boot.summary.draw_offer || null, rematch: boot.summary.rematch || null,
   autoSeq: -1,        // the seq at which the page made a decision by itself (nothing to choose)
   autoPending: false, // that decision is on its way
@@ -96,9 +97,6 @@ function onMessage(msg, t0) {
     case "events": {
       if (msg.events && msg.events.length) {
         for (const e of msg.events) addEvent(e);
-        const volley = msg.events.filter((e) => e.type === "roll" && e.data && e.data.purpose === "fire");
-        if (volley.length) game.lastVolley = volley.map((e) => e.data);
-        if (msg.events.some((e) => e.type === "battle")) game.lastVolley = [];
         for (const e of msg.events) if (e.type === "battle_won" || e.type === "withdrew" || e.type === "retreated") game.lastBattle = e;
         if (msg.events.some((e) => e.type === "battle")) game.lastBattle = null;
       }
@@ -581,6 +579,80 @@ function confirmThen(question, yes, run) {
 }
 
 // ---------------------------------------------------------------------------- battle board
+// Each shooter's to-hit numbers come from the server (the engine's own values), asked once
+// per seq while a battle is being prepared or fired.
+const odds = { seq: -1, toHit: {}, asking: false };
+async function askOdds() {
+  if (odds.asking || odds.seq === game.seq) return;
+  odds.asking = true;
+  try {
+    const out = await api(`/api/games/${encodeURIComponent(GID)}/battle`);
+    odds.seq = out.seq; odds.toHit = out.to_hit || {};
+    if (out.seq === game.seq) renderBattle();
+  } catch (e) { /* the board shows no odds; the next change asks again */ }
+  odds.asking = false;
+}
+function oddsWords(id) {
+  const row = odds.seq === game.seq ? odds.toHit[id] : null;
+  if (!row) return null;
+  const needs = Object.entries(row);
+  if (!needs.length) return null;
+  const all = new Set(needs.map(([, n]) => n));
+  if (all.size === 1) return `hits on ${[...all][0]} or less`;
+  return "hits on " + needs.map(([t, n]) => `${n} vs ${uname(t)}`).join(", ");
+}
+
+function battleCounter(u, legal, selected) {
+  const svgEl = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svgEl.setAttribute("viewBox", "-1.5 -1.5 14 17");
+  svgEl.setAttribute("class", "bcounter");
+  const c = counter(u, boot.types[u.type], 11);
+  c.classList.toggle("legal", legal);
+  c.classList.toggle("selected", selected);
+  svgEl.append(c);
+  return svgEl;
+}
+
+function battleLine(b, side) {
+  const targets = new Map(b.targets.map(([sh, t]) => [sh, t]));
+  const { units: clickU } = myTurn() ? clickables() : { units: new Map() };
+  const row = el("div", { class: `line ${side}${b.firing === side ? " firing" : ""}` },
+    el("h3", {}, `${SIDE_NAME[side]} ${side === b.attacker ? "attacker" : "defender"}${b.firing === side ? " · fires" : ""}`));
+  const list = el("div", { class: "counters" });
+  const fighting = b.units[side] || [];
+  // units that fought here and are gone (eliminated, routed away) stay on the board, greyed
+  const gone = (b.participants || []).filter((id) => !fighting.includes(id) && (unitById(id) || {}).side === side);
+  for (const id of [...fighting, ...gone]) {
+    const u = unitById(id);
+    if (!u) continue;
+    const out = gone.includes(id);
+    const legal = !out && (clickU.has(id) || (!ui.sel && myTurn() && game.legal.some((a) => a.type === "target" && a.unit === id)));
+    const tgt = targets.get(id);
+    const chance = !out && b.firing === side ? oddsWords(id) : null;
+    list.append(el("div", { class: `bunit${out ? " gone" : ""}`, "data-battle-unit": id },
+      battleCounter(u, legal, ui.sel === id),
+      el("span", {}, unitName(u, boot.types[u.type]) + (u.red ? " (reduced)" : "") + (u.ent ? " (entrenched)" : "")
+        + (out ? (map.boxes.has(u.loc) ? " (left the battle)" : " (eliminated)") : "")),
+      chance ? el("small", { class: "odds" }, chance) : null,
+      tgt ? el("small", { class: "tgt" }, `→ ${uname(tgt)}`) : null));
+  }
+  row.append(list);
+  return row;
+}
+
+function volleyNode(v, n, last) {
+  const dice = el("div", { class: "dice", "aria-label": `Volley ${n}` });
+  for (const r of v.rolls) {
+    const hit = r.value <= r.need;
+    const mod = describer.modifier(r);
+    dice.append(el("div", { class: `die-roll ${hit ? "hit" : "miss"}`, title: `${describer.unit(r.unit)} at ${describer.unit(r.target)}` },
+      dieFace(r.value), el("span", { class: "res" }, hit ? "HIT" : "miss"),
+      el("small", {}, `≤${r.need}${mod ? " · " + mod : ""}`),
+      el("small", { class: "who" }, `${describer.unit(r.unit).replace(/^(Union|Confederate) /, "")} → ${describer.unit(r.target).replace(/^(Union|Confederate) /, "")}`)));
+  }
+  return el("li", { class: `volley${last ? " last" : ""}` }, el("h3", { class: "dice-title" }, `Volley ${n} · ${SIDE_NAME[v.side]} fires`), dice);
+}
+
 function renderBattle() {
   const sec = $("battle");
   const b = game.state.battle;
@@ -588,60 +660,27 @@ function renderBattle() {
   sec.hidden = false;
   const nodes = [];
   if (b) {
-    const targets = new Map(b.targets.map(([s, t]) => [s, t]));
-    const { units: clickU } = myTurn() ? clickables() : { units: new Map() };
-    const line = (side) => {
-      const ids = b.units[side] || [];
-      const row = el("div", { class: `line ${side}${b.firing === side ? " firing" : ""}` },
-        el("h3", {}, `${SIDE_NAME[side]} ${side === b.attacker ? "attacker" : "defender"}${b.firing === side ? " · fires" : ""}`));
-      const list = el("div", { class: "counters" });
-      for (const id of ids) {
-        const u = unitById(id);
-        if (!u) continue;
-        const svgEl = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-        svgEl.setAttribute("viewBox", "-1.5 -1.5 14 17");
-        svgEl.setAttribute("class", "bcounter");
-        const c = counter(u, boot.types[u.type], 11);
-        c.classList.toggle("legal", clickU.has(id) || (!ui.sel && myTurn() && game.legal.some((a) => a.type === "target" && a.unit === id)));
-        c.classList.toggle("selected", ui.sel === id);
-        svgEl.append(c);
-        const tgt = targets.get(id);
-        list.append(el("div", { class: "bunit" }, svgEl, el("span", {}, unitName(u, boot.types[u.type]) + (u.red ? " (reduced)" : "") + (u.ent ? " (entrenched)" : "")),
-          tgt ? el("small", { class: "tgt" }, `→ ${uname(tgt)}`) : null));
-      }
-      row.append(list);
-      return row;
-    };
+    if (["prepare", "bonus", "target"].includes(b.step)) askOdds();
     nodes.push(el("header", {}, el("h2", {}, `Battle of ${boxName(b.box)}`), el("span", {}, `round ${b.round}`)));
-    nodes.push(el("div", { class: "lines" }, line(b.defender), line(b.attacker)));
+    nodes.push(el("div", { class: "lines" }, battleLine(b, b.defender), battleLine(b, b.attacker)));
   } else if (game.lastBattle) {
     const d = game.lastBattle.data || {};
     const txt = game.lastBattle.type === "battle_won" ? `The ${SIDE_NAME[d.winner]} won the battle of ${boxName(d.box)}.` : describer.describe(game.lastBattle).text;
     nodes.push(el("header", {}, el("h2", {}, "Battle over"), el("button", { type: "button", class: "close", "aria-label": "Close the battle board", onclick: () => { game.lastBattle = null; renderBattle(); } }, "×")));
     nodes.push(el("p", {}, txt));
   }
-  if (game.lastVolley.length) {
-    const dice = el("div", { class: "dice", "aria-label": "Last volley" });
-    for (const r of game.lastVolley) {
-      const hit = r.value <= r.need;
-      const mod = describer.modifier(r);
-      dice.append(el("div", { class: `die-roll ${hit ? "hit" : "miss"}`, title: `${describer.unit(r.unit)} at ${describer.unit(r.target)}` },
-        dieFace(r.value), el("span", { class: "res" }, hit ? "HIT" : "miss"),
-        el("small", {}, `≤${r.need}${mod ? " · " + mod : ""}`),
-        el("small", { class: "who" }, `${describer.unit(r.unit).replace(/^(Union|Confederate) /, "")} → ${describer.unit(r.target).replace(/^(Union|Confederate) /, "")}`)));
-    }
-    nodes.push(el("h3", { class: "dice-title" }, "Last volley"), dice);
+  const history = volleys(game.events, isUndone);
+  if (history.length) {
+    nodes.push(el("ol", { class: "volleys", "aria-label": "Every volley of this battle" },
+      history.map((v, i) => volleyNode(v, i + 1, i === history.length - 1))));
   }
   sec.replaceChildren(...nodes);
-  // the board stands on the side of the map away from the battle's box, so that box and
-  // its neighbours (where a retreat goes) stay in sight; once the battle is over it shrinks
-  // to a note at the top
+  sec.classList.toggle("over", !b);
+  // the board stands where it leaves the battle's box (and the boxes round it, where a
+  // retreat goes) in sight
   const where = b ? b.box : (game.lastBattle && game.lastBattle.data || {}).box;
   const g = where && map.boxEl(where);
-  const wrap = $("map-wrap").getBoundingClientRect();
-  const r = g ? g.getBoundingClientRect() : null;
-  sec.classList.toggle("dock-left", !!r && (r.left + r.right) / 2 > wrap.left + wrap.width / 2);
-  sec.classList.toggle("over", !b);
+  if (g) placeBoard(sec, $("map-wrap").getBoundingClientRect(), () => g.getBoundingClientRect(), map);
 }
 
 function dieFace(v) {

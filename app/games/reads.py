@@ -14,7 +14,7 @@ from ..models import User, table
 from ..store import events as store
 from ..store.events import T_GAMES, GameRow, load_game
 from .core import CommandCore
-from .records import SIDES, Change, Entry
+from .records import SIDES, Change, Entry, other_side
 
 # the server events of a draw offer and its answer (app.games.endings appends them)
 DRAW_EVENTS = ("offer_draw", "accept_draw", "decline_draw")
@@ -107,6 +107,22 @@ class GameReads(CommandCore):
                 actions = self.state(s, game).game.legal_actions()
             return {"seq": game.seq, "to_act": game.to_act if game.status == "active" else None,
                     "your_sides": sides, "actions": actions}
+        return self._read(gid, fn)
+
+    def battle_odds(self, gid: str) -> dict:
+        """The battle now, with the number each unit of the firing side needs to hit each
+        enemy unit (the engine's own 5.1 value: a die at or under it hits), so that the
+        battle board shows the odds before the targets are chosen."""
+        def fn(s: Connection, game: GameRow):
+            g = self.state(s, game).game
+            b = g.battle
+            if not b or not b.get("firing"):
+                return {"seq": game.seq, "battle": None, "to_hit": {}}
+            firing = b["firing"]
+            enemies = b["units"][other_side(firing)]
+            to_hit = {u: {t: g.shot_value(u, t) for t in enemies} for u in b["units"][firing]}
+            return {"seq": game.seq, "battle": {"box": b["box"], "round": b["round"], "firing": firing,
+                                                "step": b["step"]}, "to_hit": to_hit}
         return self._read(gid, fn)
 
     def events(self, gid: str, after: int = 0, limit: int | None = None) -> dict:

@@ -227,6 +227,13 @@ def undo(game_id: str, request: Request, body: UndoIn = Body(default_factory=Und
     return service(request).undo(user, game_id, body.expected_seq, body.action_id)
 
 
+@router.get("/games/{game_id}/battle", tags=["play"])
+def battle(game_id: str, request: Request):
+    """The battle being fought and each shooter's to-hit number against each enemy unit
+    (`to_hit: {shooter: {target: n}}`: a die of n or less hits); `battle: null` when none."""
+    return service(request).battle_odds(game_id)
+
+
 @router.get("/games/{game_id}/events", tags=["play"])
 def events(game_id: str, request: Request, after: int = Query(0, ge=0),
            limit: int | None = Query(None, ge=1, le=100000)):
