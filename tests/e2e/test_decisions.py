@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from .test_board import new_game
+from .test_board import SIZES, _post, new_game
 
 VIEW = {"width": 1366, "height": 900}
 
@@ -169,6 +169,42 @@ def test_create_form_greys_out_an_option_that_does_not_go(server, browser, artif
     page.get_by_role("button", name="Create game").click()
     page.wait_for_timeout(300)
     assert "/new" in page.url and "starts after 03/1862" in err.inner_text()
+    assert not errors, errors
+    for c in ctxs.values():
+        c.close()
+
+
+def _act_where(ctx, base, gid, pick):
+    legal = ctx.request.get(f"{base}/api/games/{gid}/legal").json()["actions"]
+    action = next(a for a in legal if pick(a))
+    _post(ctx, base, f"/api/games/{gid}/actions", {"action": action})
+
+
+def test_battle_board_shows_odds_and_leaves_the_box_in_sight(server, browser, artifacts):
+    gid, ctxs = new_game(browser, server, "1861")
+    u = ctxs["union"]
+    _act_where(u, server, gid, lambda a: a == {"type": "activate", "box": "washington"})
+    _act_where(u, server, gid, lambda a: a["type"] == "move" and a["path"][-1] == "manassas_junction")
+    _act_where(u, server, gid, lambda a: a["type"] == "end_march")
+    _act_where(u, server, gid, lambda a: a["type"] == "end_movement")
+    _act_where(u, server, gid, lambda a: a["type"] == "fight")
+    errors: list[str] = []
+    for width, height in SIZES:
+        ctx = browser.new_context(viewport={"width": width, "height": height}, storage_state=u.storage_state())
+        page = _open(ctx, server, gid, errors)
+        page.wait_for_selector("#battle:not([hidden]) .odds")
+        # the defender fires first: its to-hit number is shown before it chooses a target
+        odds = page.locator("#battle .line.firing .odds")
+        assert odds.count() == page.locator("#battle .line.firing .bunit").count()
+        assert odds.first.inner_text().startswith("hits on")
+        page.wait_for_timeout(200)
+        board = page.locator("#battle").bounding_box()
+        box = page.locator("#map [data-box='manassas_junction'] .frame").bounding_box()
+        apart = (board["x"] >= box["x"] + box["width"] or box["x"] >= board["x"] + board["width"]
+                 or board["y"] >= box["y"] + box["height"] or box["y"] >= board["y"] + board["height"])
+        assert apart, (width, height, board, box)
+        page.screenshot(path=str(artifacts / f"decisions-battle-{width}x{height}.png"))
+        ctx.close()
     assert not errors, errors
     for c in ctxs.values():
         c.close()
