@@ -118,6 +118,9 @@ function onMessage(msg, t0) {
       if (msg.events && msg.events.some((e) => e.type === "start" || e.type === "join")) refreshSeats();
       if (msg.events && (game.drawOffer || msg.events.some((e) => AGREEMENT_EVENTS.has(e.type)))) refreshSeats();
       if (msg.events) noticeSilentRecruitment(msg.events);
+      // after an undo the page does not make the same forced decision again, so that a
+      // further undo can go back past it
+      if (msg.events && msg.events.some((e) => e.source === "server" && e.type === "undo")) game.autoSeq = msg.seq;
       ui.sel = null; ui.chooser = null;
       render(t0, !!(msg.events && msg.events.length));
       break;
