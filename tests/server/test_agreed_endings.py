@@ -7,6 +7,8 @@ import json
 import httpx
 import websockets
 
+from rules_engine.verify import verify_export
+
 from .helpers import Player, events, new_match, ws_recv, ws_until
 
 
@@ -27,6 +29,7 @@ async def test_draw_offer_declined_then_accepted_and_shown_as_a_draw(server):
         assert httpx.post(f"{base}/{what}").status_code == 401
         _refused(_post(stranger, gid, what), 403, "not_a_player")
     _refused(_post(b, gid, "accept-draw"), 409, "no_draw_offer")
+    _refused(_post(b, "nosuchgame", "offer-draw"), 404, "not_found")
 
     async with websockets.connect(f"{server.ws_base}/ws/games/{gid}") as watcher:
         assert (await ws_recv(watcher))["type"] == "snapshot"
@@ -70,6 +73,7 @@ async def test_draw_offer_declined_then_accepted_and_shown_as_a_draw(server):
     # the export and the lobby say it is a draw
     exp = httpx.get(f"{base}/export").json()
     assert exp["result"] == {"winner": None, "reason": "agreement"} and exp["status"] == "finished"
+    assert verify_export(exp) == []
     lobby = httpx.get(server.base + "/").text
     row = lobby[lobby.index(f'data-game="{gid}"'):]
     row = row[:row.index("</li>")]
@@ -131,6 +135,8 @@ async def test_rematch_swaps_sides_keeps_scenario_and_options_and_invites_the_op
     create = events(server.base, new["id"])[0]
     assert create["type"] == "create" and create["data"]["rematch_of"] == gid
     assert a.game(gid)["rematch"]["game_id"] == new["id"]
+    # the finished game, with its rematch event, still verifies from its export
+    assert verify_export(httpx.get(f"{server.base}/api/games/{gid}/export").json()) == []
     # the opponent is told, and joins the private rematch without its invitation link,
     # on the side the other player left
     notes = b.http.get("/api/me/notices").json()["notices"]
