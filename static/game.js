@@ -189,6 +189,7 @@ async function loadHistory(upto) {
     const out = await api(`/api/games/${encodeURIComponent(GID)}/events?after=0`);
     for (const e of out.events) if (e.seq <= upto || !game.events.has(e.seq)) addEvent(e, true);
     renderLog();
+    if (game.state) renderActions();   // Abort or Resign depends on whether anyone has moved
   } catch (e) { notice("Could not load the game log: " + e.message); }
 }
 
