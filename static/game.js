@@ -2,9 +2,11 @@
 // Legality is never computed here: every highlight comes from the server's legal actions,
 // and a click on anything else is sent so that the server can say why it is refused.
 import { api, el } from "./api.js";
-import { MapView, SIDE_NAME, counter, unitName } from "./map.js";
+import { MapView, SIDE_NAME, counter } from "./map.js";
 import { BoardList } from "./board-list.js";
-import { Describer, typeOfUnit } from "./log.js";
+import { Describer } from "./log.js";
+import { GameState } from "./game-state.js";
+import { WORDS, part, phaseName, sideName, statusWords } from "./words.js";
 import { Chat } from "./chat.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
@@ -14,25 +16,23 @@ const $ = (id) => document.getElementById(id);
 
 const metrics = window.__hd = { latencies: [], wsBytes: 0, messages: 0, renders: 0 };
 
-const game = {
-  seq: -1, status: boot.summary.status, toAct: null, result: null, state: null, legal: [], legalSeq: -1,
-  yourSides: boot.summary.your_sides || [], seats: boot.summary.seats, canUndo: !!boot.summary.can_undo,
-  events: new Map(),  // seq -> event
-  undone: [],         // [from, through]
-  lastVolley: [], lastBattle: null,
-};
+const game = new GameState(boot.summary);
 const ui = { sel: null, chooser: null, selBox: null, pop: null, opened: false };
 
 const map = new MapView($("map"), boot.map, boot.types);
 map.animate = prefs.animate !== false;
 if (prefs.labels === false) $("map").classList.add("no-labels");
-const describer = new Describer(map.boxes, boot.types);
+// a unit's box before the event being logged: live events are logged before their state is applied
+const describer = new Describer(map.boxes, boot.types, (id) => { const u = game.unit(id); return u && map.boxes.has(u.loc) ? u.loc : null; });
+const boardWords = new Describer(map.boxes, boot.types);   // the battle board's own, apart from the log's
 const isPlayer = () => game.yourSides.length > 0;
 const myTurn = () => game.status === "active" && game.yourSides.includes(game.toAct);
 document.body.classList.toggle("spectator", !isPlayer());
 const boxName = (id) => (map.boxes.get(id) || { name: id }).name;
-const unitById = (id) => (game.state ? game.state.units.find((u) => u.id === id) : null);
-const uname = (id) => { const u = unitById(id); return u ? unitName(u, boot.types[u.type]) : id; };
+const unitById = (id) => game.unit(id);
+const uname = (id) => describer.unit(id);
+// a unit on a button: its identity and what it is ("Union VI 7 · Veteran Infantry")
+const unitTitle = (u) => `${describer.unit(u.id)} · ${(boot.types[u.type] || {}).name || u.type}`;
 
 // ---------------------------------------------------------------------------- socket
 let ws = null, wsTries = 0, wsTimer = null, pingTimer = null;
@@ -81,51 +81,25 @@ let legalTimer = null;
 function onMessage(msg, t0) {
   switch (msg.type) {
     case "snapshot":
-      game.seq = msg.seq; game.status = msg.status; game.toAct = msg.to_act; game.result = msg.result;
-      game.state = msg.state; game.legal = msg.legal || []; game.legalSeq = msg.seq;
-      game.yourSides = msg.your_sides || []; game.seats = msg.seats;
+      game.applySnapshot(msg);
       document.body.classList.toggle("spectator", !isPlayer());
       setWatchers(msg.watchers, msg.online);
       loadHistory(msg.seq);
       render(t0, true);
       break;
     case "events": {
-      if (msg.events && msg.events.length) {
-        for (const e of msg.events) addEvent(e);
-        const volley = msg.events.filter((e) => e.type === "roll" && e.data && e.data.purpose === "fire");
-        if (volley.length) game.lastVolley = volley.map((e) => e.data);
-        if (msg.events.some((e) => e.type === "battle")) game.lastVolley = [];
-        for (const e of msg.events) if (e.type === "battle_won" || e.type === "withdrew" || e.type === "retreated") game.lastBattle = e;
-        if (msg.events.some((e) => e.type === "battle")) game.lastBattle = null;
+      const { awaitingLegal } = game.applyEvents(msg, appendLog);
+      if (awaitingLegal) {                       // the "legal" message follows; ask if it does not
+        clearTimeout(legalTimer);
+        if (isPlayer()) legalTimer = setTimeout(() => { if (game.legalSeq !== game.seq) send({ type: "legal" }); }, 500);
       }
-      if (typeof msg.seq === "number" && msg.seq !== game.seq) {
-        game.seq = msg.seq;
-        if (game.pendingLegal && game.pendingLegal.seq === msg.seq) {
-          game.legal = game.pendingLegal.actions || []; game.legalSeq = msg.seq;   // it came first
-        } else if (game.legalSeq !== msg.seq) {
-          game.legal = [];                       // the "legal" message follows; ask if it does not
-          clearTimeout(legalTimer);
-          if (isPlayer()) legalTimer = setTimeout(() => { if (game.legalSeq !== game.seq) send({ type: "legal" }); }, 500);
-        }
-        game.pendingLegal = null;
-      }
-      if (msg.status) game.status = msg.status;
-      if ("to_act" in msg) game.toAct = msg.to_act;
-      if ("result" in msg) game.result = msg.result;
-      if (msg.state) game.state = msg.state;
       if (msg.events && msg.events.some((e) => e.type === "start" || e.type === "join")) refreshSeats();
       ui.sel = null; ui.chooser = null;
       render(t0, !!(msg.events && msg.events.length));
       break;
     }
     case "legal":
-      if (msg.seq === game.seq || msg.seq === undefined) {
-        clearTimeout(legalTimer);
-        game.legal = msg.actions || []; game.legalSeq = game.seq;
-        render(t0, false);
-      } else if (msg.seq > game.seq) {
-        game.pendingLegal = msg;                 // ahead of its "events" message: keep it
-      }
+      if (game.applyLegal(msg)) { clearTimeout(legalTimer); render(t0, false); }
       break;
     case "watchers": setWatchers(msg.count, msg.online); break;
     case "ack":
@@ -164,17 +138,11 @@ function refreshUndo() {
 async function loadHistory(upto) {
   try {
     const out = await api(`/api/games/${encodeURIComponent(GID)}/events?after=0`);
-    for (const e of out.events) if (e.seq <= upto || !game.events.has(e.seq)) addEvent(e, true);
+    for (const e of out.events) game.addEvent(e);
     renderLog();
   } catch (e) { notice("Could not load the game log: " + e.message); }
 }
 
-function addEvent(e, quiet) {
-  if (game.events.has(e.seq)) return;
-  game.events.set(e.seq, e);
-  if (e.source === "server" && (e.type === "undo" || e.type === "rewind")) game.undone.push([e.data.to_seq, e.data.through_seq]);
-  if (!quiet) appendLog(e);
-}
 
 // ---------------------------------------------------------------------------- actions
 function act(action) {
@@ -364,19 +332,16 @@ function render(t0, changed) {
 
 function renderStatus() {
   const s = game.state;
-  const phaseName = { marches_roll: "roll for marches", movement: "movement", battle_choice: "combat", battle: "combat",
-    promotion: "promotion", recruit_roll: "recruitment", recruitment: "recruitment", replacement_roll: "replacements", over: "game over" }[s.phase] || s.phase;
-  $("turn-info").replaceChildren(el("strong", {}, `Turn ${s.turn}`), ` · ${s.date} · `,
-    el("span", { class: `side-${s.side}` }, `${SIDE_NAME[s.side]} player turn`), ` · ${phaseName}`,
-    s.phase === "movement" ? ` · ${s.marches} march${s.marches === 1 ? "" : "es"} left` : "");
+  $("turn-info").replaceChildren(el("strong", {}, statusWords("turn_info", { turn: s.turn })), ` · ${s.date} · `,
+    el("span", { class: `side-${s.side}` }, statusWords("player_turn", { side: sideName(s.side) })), ` · ${phaseName(s.phase)}`,
+    s.phase === "movement" ? ` · ${statusWords(s.marches === 1 ? "marches_left" : "marches_left_plural", { marches: s.marches })}` : "");
   const track = $("track");
   if (!track.childElementCount) {
-    const months = ["07", "08", "09", "10", "11/12"];
-    const full = ["01/02", "03", "04", "05", "06", "07", "08", "09", "10", "11/12"];
-    let n = 0;
-    const add = (y, m) => { n++; track.append(el("li", { "data-turn": n, title: `Turn ${n}: ${m} ${y}`, class: m === "01/02" ? "year" : "" }, m === "01/02" ? String(y).slice(2) : "")); };
-    for (const m of months) add(1861, m);
-    for (const y of [1862, 1863, 1864, 1865]) for (const m of full) add(y, m);
+    for (const t of WORDS.calendar) {
+      const newYear = t.months === "01/02";
+      track.append(el("li", { "data-turn": t.turn, title: `${statusWords("turn_info", t)}: ${t.label}`, class: newYear ? "year" : "" },
+        newYear ? String(t.year).slice(2) : ""));
+    }
   }
   for (const li of track.children) {
     li.classList.toggle("now", +li.dataset.turn === s.turn);
@@ -531,7 +496,7 @@ function renderBattle() {
         c.classList.toggle("selected", ui.sel === id);
         svgEl.append(c);
         const tgt = targets.get(id);
-        list.append(el("div", { class: "bunit" }, svgEl, el("span", {}, unitName(u, boot.types[u.type]) + (u.red ? " (reduced)" : "") + (u.ent ? " (entrenched)" : "")),
+        list.append(el("div", { class: "bunit" }, svgEl, el("span", {}, uname(id) + (u.red ? " (reduced)" : "") + (u.ent ? " (entrenched)" : "")),
           tgt ? el("small", { class: "tgt" }, `→ ${uname(tgt)}`) : null));
       }
       row.append(list);
@@ -540,8 +505,7 @@ function renderBattle() {
     nodes.push(el("header", {}, el("h2", {}, `Battle of ${boxName(b.box)}`), el("span", {}, `round ${b.round}`)));
     nodes.push(el("div", { class: "lines" }, line(b.defender), line(b.attacker)));
   } else if (game.lastBattle) {
-    const d = game.lastBattle.data || {};
-    const txt = game.lastBattle.type === "battle_won" ? `The ${SIDE_NAME[d.winner]} won the battle of ${boxName(d.box)}.` : describer.describe(game.lastBattle).text;
+    const txt = (boardWords.describe(game.lastBattle) || {}).text || "";
     nodes.push(el("header", {}, el("h2", {}, "Battle over"), el("button", { type: "button", class: "close", "aria-label": "Close the battle board", onclick: () => { game.lastBattle = null; renderBattle(); } }, "×")));
     nodes.push(el("p", {}, txt));
   }
@@ -550,10 +514,10 @@ function renderBattle() {
     for (const r of game.lastVolley) {
       const hit = r.value <= r.need;
       const mod = describer.modifier(r);
-      dice.append(el("div", { class: `die-roll ${hit ? "hit" : "miss"}`, title: `${describer.unit(r.unit)} at ${describer.unit(r.target)}` },
-        dieFace(r.value), el("span", { class: "res" }, hit ? "HIT" : "miss"),
+      dice.append(el("div", { class: `die-roll ${hit ? "hit" : "miss"}`, title: `${describer.unit(r.unit)} → ${describer.unit(r.target)}` },
+        dieFace(r.value), el("span", { class: "res" }, part(hit ? "hit" : "miss")),
         el("small", {}, `≤${r.need}${mod ? " · " + mod : ""}`),
-        el("small", { class: "who" }, `${describer.unit(r.unit).replace(/^(Union|Confederate) /, "")} → ${describer.unit(r.target).replace(/^(Union|Confederate) /, "")}`)));
+        el("small", { class: "who" }, `${shortUnit(r.unit)} → ${shortUnit(r.target)}`)));
     }
     nodes.push(el("h3", { class: "dice-title" }, "Last volley"), dice);
   }
@@ -567,6 +531,13 @@ function renderBattle() {
   const r = g ? g.getBoundingClientRect() : null;
   sec.classList.toggle("dock-left", !!r && (r.left + r.right) / 2 > wrap.left + wrap.width / 2);
   sec.classList.toggle("over", !b);
+}
+
+// a unit's identity without its side, where the side is plain from the place ("VI 7")
+function shortUnit(id) {
+  const u = describer.unit(id);
+  const side = Object.values(WORDS.sides).find((n) => u.startsWith(n + " "));
+  return side ? u.slice(side.length + 1) : u;
 }
 
 function dieFace(v) {
@@ -618,13 +589,14 @@ function showBoxInfo(id) {
       Object.entries(b.shields || {}).map(([side, v]) => ` · ${SIDE_NAME[side]} shield ${v}`).join("")),
     units.length ? el("ul", { class: "plain units-list" }, units.map((u) => el("li", {},
       el("button", { type: "button", class: `unit-btn ${u.side}${clickU.has(u.id) ? " legal" : ""}${ui.sel === u.id ? " selected" : ""}`,
-                     "data-unit-btn": u.id, "aria-label": `${unitName(u, boot.types[u.type])} ${u.id}`, onclick: () => onUnitClick(u.id) },
-        `${unitName(u, boot.types[u.type])}${u.red ? " · reduced" : ""}${u.ent ? " · entrenched" : ""}`)))) : el("p", { class: "empty" }, "No units."));
+                     "data-unit-btn": u.id, "aria-label": `${unitTitle(u)} ${u.id}`, onclick: () => onUnitClick(u.id) },
+        `${unitTitle(u)}${u.red ? " · reduced" : ""}${u.ent ? " · entrenched" : ""}`)))) : el("p", { class: "empty" }, "No units."));
 }
 
 // ---------------------------------------------------------------------------- log
 let openingHead = null;
-function isUndone(seq) { return game.undone.some(([a, b]) => seq >= a && seq <= b); }
+const isUndone = (seq) => game.isUndone(seq);
+const openingWords = (turn, date) => part("first_turn", { turn, date, side: sideName("union") });
 function logItem(e) {
   const d = describer.describe(e);
   if (!d) return null;
@@ -632,13 +604,13 @@ function logItem(e) {
     if (openingHead && !openingHead.dataset.done) {   // the first Player Turn has no event of its own
       const pd = e.data || {};
       openingHead.dataset.done = "1";
-      if (pd.side === "confederate") openingHead.firstChild.textContent = `Turn ${pd.turn} · ${pd.date} · Union player turn`;
+      if (pd.side === "confederate") openingHead.firstChild.textContent = openingWords(pd.turn, pd.date);
     }
     return el("li", { class: "turn-head", "data-seq": e.seq }, el("h4", {}, d.heading));
   }
   if (e.source === "server" && e.type === "start") {
     const s = game.state;
-    openingHead = el("li", { class: "turn-head", "data-seq": e.seq }, el("h4", {}, s ? `Turn ${s.turn} · ${s.date} · Union player turn` : "The first Player Turn"));
+    openingHead = el("li", { class: "turn-head", "data-seq": e.seq }, el("h4", {}, s ? openingWords(s.turn, s.date) : part("first_turn_unknown")));
     const frag = document.createDocumentFragment();
     frag.append(el("li", { class: "ev", "data-seq": e.seq }, d.text), openingHead);
     return frag;
@@ -726,7 +698,7 @@ function renderPop() {
       svgEl.append(counter(u, boot.types[u.type], 11));
       nodes.push(el("button", { type: "button", class: `unit-btn ${u.side}${clickU.has(u.id) ? " legal" : ""}${ui.sel === u.id ? " selected" : ""}`,
         "data-unit-btn": u.id, onclick: () => { back(); closePop(); onUnitClick(u.id); } },
-        svgEl, `${unitName(u, boot.types[u.type])}${u.red ? " · reduced" : ""}${u.ent ? " · entrenched" : ""}`));
+        svgEl, `${unitTitle(u)}${u.red ? " · reduced" : ""}${u.ent ? " · entrenched" : ""}`));
     }
   }
   nodes.push(el("button", { type: "button", class: "close", "aria-label": "Close", onclick: () => closePop(true) }, "×"));
@@ -805,7 +777,7 @@ $("zoom-in").addEventListener("click", () => map.setStep(map.step + 1));
 $("zoom-out").addEventListener("click", () => map.setStep(map.step - 1));
 $("zoom-fit").addEventListener("click", () => map.fit());
 const boardList = new BoardList($("board-list"), map, boot.types, {
-  label, act, myTurn, unitLabel: (u) => `${unitName(u, boot.types[u.type])} ${u.id}`,
+  label, act, myTurn, unitLabel: (u) => `${unitTitle(u)} ${u.id}`,
 });
 // The list view replaces the map; the choice is remembered in this browser.
 function setListView(on, atLoad) {
