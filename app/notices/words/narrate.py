@@ -142,7 +142,8 @@ class Narrator:
         box = self.battle_box
         out["at_battle"] = fill(PARTS["at_battle"], {"box": self.box(box)}) if box else ""
         came_from = self.where(d.get("unit")) if key == "action.reinforce" else None
-        out["from_box"] = fill(PARTS["from_box"], {"from": self.box(came_from)}) if came_from and came_from != box else ""
+        moved_in = came_from and came_from != box
+        out["from_box"] = fill(PARTS["from_box"], {"from": self.box(came_from)}) if moved_in else ""
         return out
 
     def where(self, uid: Any) -> str | None:
