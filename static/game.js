@@ -6,7 +6,7 @@ import { MapView, SIDE_NAME, counter } from "./map.js";
 import { BoardList } from "./board-list.js";
 import { Describer } from "./log.js";
 import { GameState } from "./game-state.js";
-import { WORDS, part, phaseName, sideName, statusWords } from "./words.js";
+import { WORDS, fill, part, phaseName, sideName, statusWords } from "./words.js";
 import { Chat } from "./chat.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
@@ -354,55 +354,49 @@ function renderStatus() {
   document.title = (myTurn() ? "▶ Your turn · " : "") + document.title.replace(/^▶ Your turn · /, "");
 }
 
+const P = WORDS.prompts;
+const say = (template, values) => fill(template, values || {});
+
 function promptText() {
   const s = game.state;
   if (!s) return "";
-  if (game.status === "open") {
-    return isPlayer() ? "Waiting for an opponent to join. Share the page's address (or the invitation link)." : "This game waits for a second player.";
-  }
+  if (game.status === "open") return isPlayer() ? P.open_mine : P.open_theirs;
   if (game.status === "finished" || s.phase === "over" || game.result) {
     const r = game.result || s.result || {};
-    return `Game over. ${r.winner ? SIDE_NAME[r.winner] + " wins" : ""}${r.reason ? ": " + r.reason : ""}`;
+    return say(P.over, { winner_wins: r.winner ? say(P.winner_wins, { winner: sideName(r.winner) }) : "",
+                         reason_note: r.reason ? say(P.reason_note, { reason: r.reason }) : "" });
   }
-  if (game.status === "aborted") return "This game was aborted.";
-  const who = SIDE_NAME[game.toAct];
+  if (game.status === "aborted") return P.aborted;
   const seat = game.seats && game.seats[game.toAct];
-  if (!myTurn()) return `Waiting for the ${who} player${seat ? " (" + seat.username + ")" : ""}: ${phaseWords(s, false)}`;
+  if (!myTurn()) {
+    return say(P.waiting, { side: sideName(game.toAct), seat_note: seat ? say(P.seat_note, seat) : "", doing: phaseWords(s, false) });
+  }
   if (!game.legal.length) return "…";
   if (ui.sel) {
     const acts = game.legal.filter((a) => a.unit === ui.sel);
-    if (acts.some((a) => a.type === "target")) return `Click the enemy unit that ${uname(ui.sel)} fires at (Esc to choose another shooter).`;
-    return `${uname(ui.sel)}: click a highlighted destination${acts.some((a) => a.type === "entrench") ? ", or entrench" : ""}. Esc cancels.`;
+    if (acts.some((a) => a.type === "target")) return say(P.pick_target, { unit: uname(ui.sel) });
+    return say(P.pick_destination, { unit: uname(ui.sel), entrench_note: acts.some((a) => a.type === "entrench") ? P.entrench_note : "" });
   }
   return phaseWords(s, true);
 }
 
+// the prompt's words for the phase: the battle's step or the active box picks the variant
 function phaseWords(s, mine) {
   const b = s.battle;
-  switch (s.phase) {
-    case "marches_roll": return mine ? "Roll the die for your marches." : "rolling for marches.";
-    case "movement":
-      if (s.active) return mine ? `Marching from ${boxName(s.active)}: click a unit, then a highlighted destination; end the March when done.` : `marching from ${boxName(s.active)}.`;
-      return mine ? `${s.marches} march${s.marches === 1 ? "" : "es"} left: click a highlighted box to activate it${game.legal.some((a) => a.type === "sea_move") ? ", move a unit by sea" : ""}, or end movement.` : "moving.";
-    case "battle_choice": return mine ? "Choose the next battle: click a highlighted box." : "choosing a battle.";
-    case "battle":
-      if (!b) return "battle.";
-      if (b.step === "withdraw") return mine ? `Your cavalry at ${boxName(b.box)} is attacked: withdraw to a highlighted box, or stand and fight.` : `the defender decides whether to withdraw from ${boxName(b.box)}.`;
-      if (b.step === "prepare") return mine ? `Battle of ${boxName(b.box)}, round ${b.round}: retreat to a highlighted box, reinforce with a highlighted unit, or open fire.` : `preparing round ${b.round} at ${boxName(b.box)}.`;
-      if (b.step === "target") return mine ? `Battle of ${boxName(b.box)}, round ${b.round}: click one of your units, then the enemy it fires at (${b.targets.length} of ${(b.units[b.firing] || []).length} assigned).` : `assigning targets at ${boxName(b.box)} (round ${b.round}).`;
-      if (b.step === "promote") return mine ? `You won at ${boxName(b.box)}: click a highlighted unit to promote it, or no promotion.` : `promoting after the battle of ${boxName(b.box)}.`;
-      if (b.step === "bonus") return mine ? `Battle of ${boxName(b.box)}: give your leaders' pluses (+1 each), then announce them (A8.2).` : `announcing leader pluses at ${boxName(b.box)}.`;
-      if (b.step === "rally") return mine ? `End of a battle day at ${boxName(b.box)}: rally one routed unit, or none (A8.11).` : `rallying at ${boxName(b.box)}.`;
-      if (b.step === "rout_retreat") return mine ? `Your routed units at ${boxName(b.box)} must retreat: choose a box (A8.1).` : `routed units retreat from ${boxName(b.box)}.`;
-      return "battle.";
-    case "promotion": return mine ? "Promotion: click a highlighted unit to promote it, or no promotion." : "promoting.";
-    case "recruit_roll": return mine ? "Roll the die for recruitment points." : "rolling for recruits.";
-    case "recruitment": return mine ? `${s.recruit ? s.recruit.points : 0} recruitment point(s): click a highlighted city to recruit, or end recruitment.` : "recruiting.";
-    case "replacement_roll": return mine ? "Roll for replacements (6.2)." : "rolling for replacements.";
-    case "supply": return mine ? `${boxName(s.supply_boxes[0])} is out of supply: choose the piece it loses (A2.2).` : "checking supply.";
-    case "leaders": return mine ? "Place your arriving or returning leader on a box with your units (A8.2)." : "placing a leader.";
-    default: return s.phase;
-  }
+  let key = s.phase;
+  if (s.phase === "movement" && s.active) key = "movement.active";
+  if (s.phase === "battle" && b && `battle.${b.step}` in P) key = `battle.${b.step}`;
+  const variant = P[key];
+  if (!variant) return s.phase;
+  return say(mine ? variant.mine : variant.theirs, {
+    active: s.active ? boxName(s.active) : "",
+    marches_left: statusWords(s.marches === 1 ? "marches_left" : "marches_left_plural", { marches: s.marches }),
+    sea_note: game.legal.some((a) => a.type === "sea_move") ? P.sea_note : "",
+    box: b ? boxName(b.box) : "", round: b ? b.round : "",
+    assigned: b && b.targets ? b.targets.length : 0, shooters: b && b.units ? (b.units[b.firing] || []).length : 0,
+    points: s.recruit ? s.recruit.points : 0,
+    supply_box: s.supply_boxes && s.supply_boxes.length ? boxName(s.supply_boxes[0]) : "",
+  });
 }
 
 const BUTTON_TYPES = new Set(["roll_marches", "roll_recruits", "roll_replacements", "end_march", "end_movement", "open_fire", "stand", "no_promotion", "end_recruitment"]);

@@ -208,3 +208,14 @@ def test_the_browser_says_every_event_as_the_server_does(long_games, tmp_path):
     assert len(said) == len(expected)
     differ = [(e["type"], x, y) for e, x, y in zip(events, expected, said) if x != y]
     assert not differ, differ[:5]
+
+
+def test_every_phase_and_battle_step_has_a_name_and_prompts():
+    w = words_data()
+    phases = set(PHASE_ACTIONS) | {"battle"}
+    assert not phases - set(w["phases"]), phases - set(w["phases"])
+    for key in phases | {f"battle.{step}" for step in BATTLE_STEPS} | {"movement.active"}:
+        prompt = w["prompts"][key]
+        assert prompt["mine"] and prompt["theirs"], key
+    assert [t["label"] for t in w["calendar"][:2]] == ["07 1861", "08 1861"]
+    assert len(w["calendar"]) == 45 and w["calendar"][-1]["label"] == "11/12 1865"

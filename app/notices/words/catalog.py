@@ -180,6 +180,63 @@ STATUS = {
 }
 
 
+# The prompt above the map: "mine" to the player who decides, "theirs" to everyone else
+# after "Waiting for the Union player (alice): ".
+PROMPTS = {
+    "open_mine": "Waiting for an opponent to join. Share the page's address (or the invitation link).",
+    "open_theirs": "This game waits for a second player.",
+    "over": "Game over. {winner_wins}{reason_note}", "winner_wins": "{winner} wins", "reason_note": ": {reason}",
+    "aborted": "This game was aborted.",
+    "waiting": "Waiting for the {side} player{seat_note}: {doing}", "seat_note": " ({username})",
+    "pick_target": "Click the enemy unit that {unit} fires at (Esc to choose another shooter).",
+    "pick_destination": "{unit}: click a highlighted destination{entrench_note}. Esc cancels.",
+    "entrench_note": ", or entrench", "sea_note": ", move a unit by sea",
+    "marches_roll": {"mine": "Roll the die for your marches.", "theirs": "rolling for marches."},
+    "movement.active": {"mine": "Marching from {active}: click a unit, then a highlighted destination; "
+                                "end the March when done.", "theirs": "marching from {active}."},
+    "movement": {"mine": "{marches_left}: click a highlighted box to activate it{sea_note}, or end movement.",
+                 "theirs": "moving."},
+    "battle_choice": {"mine": "Choose the next battle: click a highlighted box.", "theirs": "choosing a battle."},
+    "battle": {"mine": "battle.", "theirs": "battle."},
+    "battle.withdraw": {"mine": "Your cavalry at {box} is attacked: withdraw to a highlighted box, or stand and fight.",
+                        "theirs": "the defender decides whether to withdraw from {box}."},
+    "battle.prepare": {"mine": "Battle of {box}, round {round}: retreat to a highlighted box, reinforce with a "
+                               "highlighted unit, or open fire.", "theirs": "preparing round {round} at {box}."},
+    "battle.target": {"mine": "Battle of {box}, round {round}: click one of your units, then the enemy it fires at "
+                              "({assigned} of {shooters} assigned).",
+                      "theirs": "assigning targets at {box} (round {round})."},
+    "battle.promote": {"mine": "You won at {box}: click a highlighted unit to promote it, or no promotion.",
+                       "theirs": "promoting after the battle of {box}."},
+    "battle.bonus": {"mine": "Battle of {box}: give your leaders' pluses (+1 each), then announce them (A8.2).",
+                     "theirs": "announcing leader pluses at {box}."},
+    "battle.rally": {"mine": "End of a battle day at {box}: rally one routed unit, or none (A8.11).",
+                     "theirs": "rallying at {box}."},
+    "battle.rout_retreat": {"mine": "Your routed units at {box} must retreat: choose a box (A8.1).",
+                            "theirs": "routed units retreat from {box}."},
+    "promotion": {"mine": "Promotion: click a highlighted unit to promote it, or no promotion.",
+                  "theirs": "promoting."},
+    "recruit_roll": {"mine": "Roll the die for recruitment points.", "theirs": "rolling for recruits."},
+    "recruitment": {"mine": "{points} recruitment point(s): click a highlighted city to recruit, or end recruitment.",
+                    "theirs": "recruiting."},
+    "replacement_roll": {"mine": "Roll for replacements (6.2).", "theirs": "rolling for replacements."},
+    "supply": {"mine": "{supply_box} is out of supply: choose the piece it loses (A2.2).",
+               "theirs": "checking supply."},
+    "leaders": {"mine": "Place your arriving or returning leader on a box with your units (A8.2).",
+                "theirs": "placing a leader."},
+}
+
+# What a notice says first (the rest is what happened since the player's last move).
+NOTICES = {
+    "turn": "Game {game}: your turn ({side}).",
+    "battle": "Game {game}: a battle decision waits for you ({side}).",
+    "choice": "Game {game}: retreat, reinforce or fire on? ({side})",
+    "resigned": "Game {game}: your opponent resigned. You win.",
+    "aborted": "Game {game} was aborted.",
+    "game_over": "Game {game} is over: {winner} wins. {reason}",
+    "since": "Since your last move:",
+}
+
+
 @functools.cache
 def words_data() -> dict[str, Any]:
     """Everything above as one JSON-ready dict: what the page receives."""
@@ -189,7 +246,7 @@ def words_data() -> dict[str, Any]:
     return {
         "sides": SIDES, "fields": FIELD_KINDS, "field_overrides": FIELD_OVERRIDES,
         "events": EVENTS, "parts": PARTS, "minor": MINOR, "style": STYLE,
-        "phases": PHASES, "status": STATUS,
+        "phases": PHASES, "status": STATUS, "prompts": PROMPTS,
         "unit_types": {code: t["name"] for code, t in pieces()["types"].items()},
         "leaders": {lid: info["name"] for lid, info in tables()["leaders"].items()},
         "calendar": [{"turn": n, "year": y, "months": m, "label": calendar.label(n)}
