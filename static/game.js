@@ -25,6 +25,8 @@ if (prefs.labels === false) $("map").classList.add("no-labels");
 // a unit's box before the event being logged: live events are logged before their state is applied
 const describer = new Describer(map.boxes, boot.types, (id) => { const u = game.unit(id); return u && map.boxes.has(u.loc) ? u.loc : null; });
 const boardWords = new Describer(map.boxes, boot.types);   // the battle board's own, apart from the log's
+const P = WORDS.prompts;
+const say = (template, values) => fill(template, values || {});
 const isPlayer = () => game.yourSides.length > 0;
 const myTurn = () => game.status === "active" && game.yourSides.includes(game.toAct);
 document.body.classList.toggle("spectator", !isPlayer());
@@ -248,49 +250,21 @@ function onUnitClick(id) {
   }
 }
 
-function leaderName(id) { return id ? id.charAt(0).toUpperCase() + id.slice(1) : ""; }
-
+// a legal action on a button, in the words of the server's catalog
 function label(a) {
-  switch (a.type) {
-    case "move": {
-      const via = a.path.slice(0, -1).map(boxName);
-      const by = [...new Set(a.by)].join(" and ");
-      return `Move to ${boxName(a.path[a.path.length - 1])} by ${by}${via.length ? " via " + via.join(", ") : ""}`;
-    }
-    case "sea_move": return `Move by sea to ${boxName(a.to)}`;
-    case "invade": return `Naval invasion of ${boxName(a.to)}`;
-    case "entrench": return `Entrench ${uname(a.unit)}`;
-    case "recruit": return `Recruit ${boot.types[a.unit_type] ? boot.types[a.unit_type].name : a.unit_type} at ${boxName(a.box)}`;
-    case "activate": return `Activate ${boxName(a.box)}`;
-    case "fight": return `Fight at ${boxName(a.box)}`;
-    case "withdraw": return `Withdraw to ${boxName(a.to)}`;
-    case "retreat": return `Retreat to ${boxName(a.to)}`;
-    case "reinforce": return `Reinforce with ${uname(a.unit)}`;
-    case "promote": return `Promote ${uname(a.unit)}`;
-    case "refit": return `Refit ${uname(a.unit)}`;
-    case "target": return `${uname(a.unit)} fires at ${uname(a.target)}`;
-    case "roll_marches": return "Roll for marches";
-    case "roll_recruits": return "Roll for recruits";
-    case "roll_replacements": return "Roll for replacements";
-    case "end_march": return "End march";
-    case "end_movement": return "End movement";
-    case "open_fire": return "Open fire";
-    case "stand": return "Stand and fight";
-    case "no_promotion": return "No promotion";
-    case "end_recruitment": return "End recruitment";
-    case "supply_loss": return `Out of supply: remove ${uname(a.unit)}`;
-    case "place_leader": return `Place ${leaderName(a.leader)} at ${boxName(a.box)}`;
-    case "move_leader": return `${leaderName(a.leader)} to ${boxName(a.path[a.path.length - 1])}${a.by[0] === "sea" ? " by sea" : ""}`;
-    case "reinforce_leader": return `${leaderName(a.leader)} joins the battle`;
-    case "leader_bonus": return `+1 to ${uname(a.unit)}`;
-    case "bonus_done": return "Pluses announced";
-    case "rally": return `Rally ${uname(a.unit)}`;
-    case "no_rally": return "No rally";
-    case "contain": return `Contain the enemy at ${boxName(a.box)}`;
-    case "end_combat": return "End combat";
-    case "breakout": return `Break out of ${boxName(a.box)} (one march)`;
-    default: return a.type.replace(/_/g, " ");
-  }
+  const C = WORDS.choices;
+  if (!(a.type in C)) return a.type.replace(/_/g, " ");
+  const path = a.path || [];
+  const t = boot.types[a.unit_type];
+  return say(C[a.type], {
+    dest: path.length ? boxName(path[path.length - 1]) : "",
+    via_note: path.length > 1 ? say(C.via_note, { via: path.slice(0, -1).map(boxName).join(", ") }) : "",
+    by_words: [...new Set(a.by || [])].join(C.by_joiner),
+    sea_note: a.by && a.by[0] === "sea" ? C.sea_note : "",
+    to: a.to ? boxName(a.to) : "", box: a.box ? boxName(a.box) : "",
+    unit: a.unit ? uname(a.unit) : "", target: a.target ? uname(a.target) : "",
+    unit_type: t ? t.name : a.unit_type, leader: a.leader ? describer.narrator.formatted("leader", a.leader) : "",
+  });
 }
 
 // ---------------------------------------------------------------------------- render
@@ -353,9 +327,6 @@ function renderStatus() {
   document.body.classList.toggle("my-turn", myTurn());
   document.title = (myTurn() ? "▶ Your turn · " : "") + document.title.replace(/^▶ Your turn · /, "");
 }
-
-const P = WORDS.prompts;
-const say = (template, values) => fill(template, values || {});
 
 function promptText() {
   const s = game.state;

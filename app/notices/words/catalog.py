@@ -225,6 +225,23 @@ PROMPTS = {
                 "theirs": "placing a leader."},
 }
 
+# The buttons and choices that carry out a legal action.
+CHOICES = {
+    "move": "Move to {dest} by {by_words}{via_note}", "via_note": " via {via}", "by_joiner": " and ",
+    "sea_move": "Move by sea to {to}", "invade": "Naval invasion of {to}", "entrench": "Entrench {unit}",
+    "recruit": "Recruit {unit_type} at {box}", "activate": "Activate {box}", "fight": "Fight at {box}",
+    "withdraw": "Withdraw to {to}", "retreat": "Retreat to {to}", "reinforce": "Reinforce with {unit}",
+    "promote": "Promote {unit}", "refit": "Refit {unit}", "target": "{unit} fires at {target}",
+    "roll_marches": "Roll for marches", "roll_recruits": "Roll for recruits",
+    "roll_replacements": "Roll for replacements", "end_march": "End march", "end_movement": "End movement",
+    "open_fire": "Open fire", "stand": "Stand and fight", "no_promotion": "No promotion",
+    "end_recruitment": "End recruitment", "supply_loss": "Out of supply: remove {unit}",
+    "place_leader": "Place {leader} at {box}", "move_leader": "{leader} to {dest}{sea_note}", "sea_note": " by sea",
+    "reinforce_leader": "{leader} joins the battle", "leader_bonus": "+1 to {unit}", "bonus_done": "Pluses announced",
+    "rally": "Rally {unit}", "no_rally": "No rally", "contain": "Contain the enemy at {box}",
+    "end_combat": "End combat", "breakout": "Break out of {box} (one march)",
+}
+
 # What a notice says first (the rest is what happened since the player's last move).
 NOTICES = {
     "turn": "Game {game}: your turn ({side}).",
@@ -247,6 +264,7 @@ def words_data() -> dict[str, Any]:
         "sides": SIDES, "fields": FIELD_KINDS, "field_overrides": FIELD_OVERRIDES,
         "events": EVENTS, "parts": PARTS, "minor": MINOR, "style": STYLE,
         "phases": PHASES, "status": STATUS, "prompts": PROMPTS,
+        "choices": CHOICES,
         "unit_types": {code: t["name"] for code, t in pieces()["types"].items()},
         "leaders": {lid: info["name"] for lid, info in tables()["leaders"].items()},
         "calendar": [{"turn": n, "year": y, "months": m, "label": calendar.label(n)}
