@@ -62,10 +62,11 @@ export class GameState {
   addEvent(e) {
     if (this.events.has(e.seq)) return false;
     this.events.set(e.seq, e);
-    if (e.source === "server" && (e.type === "undo" || e.type === "rewind")) this.undone.push([e.data.to_seq, e.data.through_seq]);
+    if (this.isTakeBack(e)) this.undone.push([e.data.to_seq, e.data.through_seq]);
     return true;
   }
   isUndone(seq) { return this.undone.some(([a, b]) => seq >= a && seq <= b); }
+  // an undo or an administrator's rewind: the events it names no longer count
   isTakeBack(e) { return e.source === "server" && (e.type === "undo" || e.type === "rewind"); }
 
   followBattle(events) {

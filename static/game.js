@@ -22,8 +22,10 @@ const ui = { sel: null, chooser: null, selBox: null, pop: null, opened: false };
 const map = new MapView($("map"), boot.map, boot.types);
 map.animate = prefs.animate !== false;
 if (prefs.labels === false) $("map").classList.add("no-labels");
-// a unit's box before the event being logged: live events are logged before their state is applied
-const describer = new Describer(map.boxes, boot.types, (id) => { const u = game.unit(id); return u && map.boxes.has(u.loc) ? u.loc : null; });
+const describer = new Describer(map.boxes, boot.types);
+// a unit's box before the event being logged: live events are logged before their state is
+// applied (a log built from the history has only the latest state, so it does not ask)
+const boxBeforeLiveEvent = (id) => { const u = game.unit(id); return u && map.boxes.has(u.loc) ? u.loc : null; };
 const boardWords = new Describer(map.boxes, boot.types);   // the battle board's own, apart from the log's
 const P = WORDS.prompts;
 const say = (template, values) => fill(template, values || {});
@@ -144,7 +146,6 @@ async function loadHistory(upto) {
     renderLog();
   } catch (e) { notice("Could not load the game log: " + e.message); }
 }
-
 
 // ---------------------------------------------------------------------------- actions
 function act(action) {
@@ -603,10 +604,12 @@ function renderLog() {
   list.parentElement.scrollTop = list.parentElement.scrollHeight;
 }
 function appendLog(e) {
-  if (e.source === "server" && (e.type === "undo" || e.type === "rewind")) {
+  if (game.isTakeBack(e)) {
     for (const li of $("log").querySelectorAll("li[data-seq]")) if (isUndone(+li.dataset.seq)) li.classList.add("undone");
   }
+  describer.narrator.locate = boxBeforeLiveEvent;
   const li = logItem(e);
+  describer.narrator.locate = null;
   if (li) {
     $("log").append(li);
     const p = $("log").parentElement;

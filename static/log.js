@@ -31,14 +31,13 @@ export class Describer {
     return parts.join(", ");
   }
 
-  // -> {text, boxes[], units[], heading?, die?, hit?, cls, minor, undo?} or null to skip
+  // -> {text, boxes[], units[], heading?, die?, hit?, cls, minor} or null to skip
   describe(e) {
     const said = this.narrator.say(e);
     if (!said.text) return null;
     const d = e.data || {};
     const out = { text: said.text, cls: said.cls, minor: said.minor, ...this.links(e) };
     if (said.key === "player_turn") return { heading: said.text };
-    if (e.source === "server" && (e.type === "undo" || e.type === "rewind")) out.undo = d;
     if (e.type === "roll") { out.die = d.value; if (d.purpose === "fire") out.hit = said.key === "roll.fire.hit"; }
     return out;
   }
