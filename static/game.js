@@ -581,7 +581,8 @@ function logItem(e) {
     frag.append(el("li", { class: "ev", "data-seq": e.seq }, d.text), openingHead);
     return frag;
   }
-  const li = el("li", { class: `ev ${d.cls || ""}${d.minor ? " minor" : ""}${isUndone(e.seq) ? " undone" : ""}`, "data-seq": e.seq },
+  const note = e.type === "roll" && e.data && e.data.purpose === "fire" ? describer.modifier(e.data) : "";  // what changed the number needed
+  const li = el("li", { class: `ev ${d.cls || ""}${d.minor ? " minor" : ""}${isUndone(e.seq) ? " undone" : ""}`, "data-seq": e.seq, title: note || null },
     d.die ? el("span", { class: `die-inline${d.hit === true ? " hit" : d.hit === false ? " miss" : ""}`, "aria-hidden": "true" }, String(d.die)) : null, d.text);
   const boxes = new Set(d.boxes || []);
   for (const uid of d.units || []) { const u = unitById(uid); if (u && map.boxes.has(u.loc)) boxes.add(u.loc); }
