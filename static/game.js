@@ -2,9 +2,11 @@
 // Legality is never computed here: every highlight comes from the server's legal actions,
 // and a click on anything else is sent so that the server can say why it is refused.
 import { api, el } from "./api.js";
-import { MapView, SIDE_NAME, counter, unitName } from "./map.js";
+import { MapView, SIDE_NAME, counter } from "./map.js";
 import { BoardList } from "./board-list.js";
-import { Describer, typeOfUnit } from "./log.js";
+import { Describer } from "./log.js";
+import { GameState } from "./game-state.js";
+import { WORDS, fill, part, phaseName, sideName, statusWords } from "./words.js";
 import { Chat } from "./chat.js";
 import { drawControls, endPhaseQuestion, forcedAction, gameOverBanner, recruitLimits } from "./decisions.js";
 import { placeBoard, volleys } from "./battle-board.js";
@@ -16,28 +18,33 @@ const $ = (id) => document.getElementById(id);
 
 const metrics = window.__hd = { latencies: [], wsBytes: 0, messages: 0, renders: 0, forced: [] };
 
-const game = {
-  seq: -1, status: boot.summary.status, toAct: null, result: null, state: null, legal: [], legalSeq: -1,
-  yourSides: boot.summary.your_sides || [], seats: boot.summary.seats, canUndo: !!boot.summary.can_undo,
-  events: new Map(),  // seq -> event
-  undone: [],         // [from, through]
-  lastBattle: null,
+const game = new GameState(boot.summary);
+// what this page adds: the open draw offer, the rematch, and the decision it made by itself
+Object.assign(game, {
   drawOffer: boot.summary.draw_offer || null, rematch: boot.summary.rematch || null,
   autoSeq: -1,        // the seq at which the page made a decision by itself (nothing to choose)
   autoPending: false, // that decision is on its way
-};
+});
 const ui = { sel: null, chooser: null, selBox: null, pop: null, opened: false };
 
 const map = new MapView($("map"), boot.map, boot.types);
 map.animate = prefs.animate !== false;
 if (prefs.labels === false) $("map").classList.add("no-labels");
 const describer = new Describer(map.boxes, boot.types);
+// a unit's box before the event being logged: live events are logged before their state is
+// applied (a log built from the history has only the latest state, so it does not ask)
+const boxBeforeLiveEvent = (id) => { const u = game.unit(id); return u && map.boxes.has(u.loc) ? u.loc : null; };
+const boardWords = new Describer(map.boxes, boot.types);   // the battle board's own, apart from the log's
+const P = WORDS.prompts;
+const say = (template, values) => fill(template, values || {});
 const isPlayer = () => game.yourSides.length > 0;
 const myTurn = () => game.status === "active" && game.yourSides.includes(game.toAct);
 document.body.classList.toggle("spectator", !isPlayer());
 const boxName = (id) => (map.boxes.get(id) || { name: id }).name;
-const unitById = (id) => (game.state ? game.state.units.find((u) => u.id === id) : null);
-const uname = (id) => { const u = unitById(id); return u ? unitName(u, boot.types[u.type]) : id; };
+const unitById = (id) => game.unit(id);
+const uname = (id) => describer.unit(id);
+// a unit on a button: its identity and what it is ("Union VI 7 · Veteran Infantry")
+const unitTitle = (u) => `${describer.unit(u.id)} · ${(boot.types[u.type] || {}).name || u.type}`;
 
 // ---------------------------------------------------------------------------- socket
 let ws = null, wsTries = 0, wsTimer = null, pingTimer = null;
@@ -86,35 +93,20 @@ let legalTimer = null;
 function onMessage(msg, t0) {
   switch (msg.type) {
     case "snapshot":
-      game.seq = msg.seq; game.status = msg.status; game.toAct = msg.to_act; game.result = msg.result;
-      game.state = msg.state; game.legal = msg.legal || []; game.legalSeq = msg.seq;
-      game.yourSides = msg.your_sides || []; game.seats = msg.seats;
+      game.applySnapshot(msg);
       document.body.classList.toggle("spectator", !isPlayer());
       setWatchers(msg.watchers, msg.online);
       loadHistory(msg.seq);
       render(t0, true);
       break;
     case "events": {
-      if (msg.events && msg.events.length) {
-        for (const e of msg.events) addEvent(e);
-        for (const e of msg.events) if (e.type === "battle_won" || e.type === "withdrew" || e.type === "retreated") game.lastBattle = e;
-        if (msg.events.some((e) => e.type === "battle")) game.lastBattle = null;
+      const seqBefore = game.seq;
+      const { awaitingLegal } = game.applyEvents(msg, appendLog);
+      if (game.seq !== seqBefore) game.autoPending = false;
+      if (awaitingLegal) {                       // the "legal" message follows; ask if it does not
+        clearTimeout(legalTimer);
+        if (isPlayer()) legalTimer = setTimeout(() => { if (game.legalSeq !== game.seq) send({ type: "legal" }); }, 500);
       }
-      if (typeof msg.seq === "number" && msg.seq !== game.seq) {
-        game.seq = msg.seq; game.autoPending = false;
-        if (game.pendingLegal && game.pendingLegal.seq === msg.seq) {
-          game.legal = game.pendingLegal.actions || []; game.legalSeq = msg.seq;   // it came first
-        } else if (game.legalSeq !== msg.seq) {
-          game.legal = [];                       // the "legal" message follows; ask if it does not
-          clearTimeout(legalTimer);
-          if (isPlayer()) legalTimer = setTimeout(() => { if (game.legalSeq !== game.seq) send({ type: "legal" }); }, 500);
-        }
-        game.pendingLegal = null;
-      }
-      if (msg.status) game.status = msg.status;
-      if ("to_act" in msg) game.toAct = msg.to_act;
-      if ("result" in msg) game.result = msg.result;
-      if (msg.state) game.state = msg.state;
       if (msg.events && msg.events.some((e) => e.type === "start" || e.type === "join")) refreshSeats();
       if (msg.events && (game.drawOffer || msg.events.some((e) => AGREEMENT_EVENTS.has(e.type)))) refreshSeats();
       if (msg.events) noticeSilentRecruitment(msg.events);
@@ -126,13 +118,7 @@ function onMessage(msg, t0) {
       break;
     }
     case "legal":
-      if (msg.seq === game.seq || msg.seq === undefined) {
-        clearTimeout(legalTimer);
-        game.legal = msg.actions || []; game.legalSeq = game.seq;
-        render(t0, false);
-      } else if (msg.seq > game.seq) {
-        game.pendingLegal = msg;                 // ahead of its "events" message: keep it
-      }
+      if (game.applyLegal(msg)) { clearTimeout(legalTimer); render(t0, false); }
       break;
     case "watchers": setWatchers(msg.count, msg.online); break;
     case "ack":
@@ -187,17 +173,10 @@ function refreshUndo() {
 async function loadHistory(upto) {
   try {
     const out = await api(`/api/games/${encodeURIComponent(GID)}/events?after=0`);
-    for (const e of out.events) if (e.seq <= upto || !game.events.has(e.seq)) addEvent(e, true);
+    for (const e of out.events) game.addEvent(e);
     renderLog();
     if (game.state) renderActions();   // Abort or Resign depends on whether anyone has moved
   } catch (e) { notice("Could not load the game log: " + e.message); }
-}
-
-function addEvent(e, quiet) {
-  if (game.events.has(e.seq)) return;
-  game.events.set(e.seq, e);
-  if (e.source === "server" && (e.type === "undo" || e.type === "rewind")) game.undone.push([e.data.to_seq, e.data.through_seq]);
-  if (!quiet) appendLog(e);
 }
 
 // ---------------------------------------------------------------------------- actions
@@ -309,49 +288,21 @@ function onUnitClick(id) {
   }
 }
 
-function leaderName(id) { return id ? id.charAt(0).toUpperCase() + id.slice(1) : ""; }
-
+// a legal action on a button, in the words of the server's catalog
 function label(a) {
-  switch (a.type) {
-    case "move": {
-      const via = a.path.slice(0, -1).map(boxName);
-      const by = [...new Set(a.by)].join(" and ");
-      return `Move to ${boxName(a.path[a.path.length - 1])} by ${by}${via.length ? " via " + via.join(", ") : ""}`;
-    }
-    case "sea_move": return `Move by sea to ${boxName(a.to)}`;
-    case "invade": return `Naval invasion of ${boxName(a.to)}`;
-    case "entrench": return `Entrench ${uname(a.unit)}`;
-    case "recruit": return `Recruit ${boot.types[a.unit_type] ? boot.types[a.unit_type].name : a.unit_type} at ${boxName(a.box)}`;
-    case "activate": return `Activate ${boxName(a.box)}`;
-    case "fight": return `Fight at ${boxName(a.box)}`;
-    case "withdraw": return `Withdraw to ${boxName(a.to)}`;
-    case "retreat": return `Retreat to ${boxName(a.to)}`;
-    case "reinforce": return `Reinforce with ${uname(a.unit)}`;
-    case "promote": return `Promote ${uname(a.unit)}`;
-    case "refit": return `Refit ${uname(a.unit)}`;
-    case "target": return `${uname(a.unit)} fires at ${uname(a.target)}`;
-    case "roll_marches": return "Roll for marches";
-    case "roll_recruits": return "Roll for recruits";
-    case "roll_replacements": return "Roll for replacements";
-    case "end_march": return "End march";
-    case "end_movement": return "End movement";
-    case "open_fire": return "Open fire";
-    case "stand": return "Stand and fight";
-    case "no_promotion": return "No promotion";
-    case "end_recruitment": return "End recruitment";
-    case "supply_loss": return `Out of supply: remove ${uname(a.unit)}`;
-    case "place_leader": return `Place ${leaderName(a.leader)} at ${boxName(a.box)}`;
-    case "move_leader": return `${leaderName(a.leader)} to ${boxName(a.path[a.path.length - 1])}${a.by[0] === "sea" ? " by sea" : ""}`;
-    case "reinforce_leader": return `${leaderName(a.leader)} joins the battle`;
-    case "leader_bonus": return `+1 to ${uname(a.unit)}`;
-    case "bonus_done": return "Pluses announced";
-    case "rally": return `Rally ${uname(a.unit)}`;
-    case "no_rally": return "No rally";
-    case "contain": return `Contain the enemy at ${boxName(a.box)}`;
-    case "end_combat": return "End combat";
-    case "breakout": return `Break out of ${boxName(a.box)} (one march)`;
-    default: return a.type.replace(/_/g, " ");
-  }
+  const C = WORDS.choices;
+  if (!(a.type in C)) return a.type.replace(/_/g, " ");
+  const path = a.path || [];
+  const t = boot.types[a.unit_type];
+  return say(C[a.type], {
+    dest: path.length ? boxName(path[path.length - 1]) : "",
+    via_note: path.length > 1 ? say(C.via_note, { via: path.slice(0, -1).map(boxName).join(", ") }) : "",
+    by_words: [...new Set(a.by || [])].join(C.by_joiner),
+    sea_note: a.by && a.by[0] === "sea" ? C.sea_note : "",
+    to: a.to ? boxName(a.to) : "", box: a.box ? boxName(a.box) : "",
+    unit: a.unit ? uname(a.unit) : "", target: a.target ? uname(a.target) : "",
+    unit_type: t ? t.name : a.unit_type, leader: a.leader ? describer.narrator.formatted("leader", a.leader) : "",
+  });
 }
 
 // ---------------------------------------------------------------------------- render
@@ -395,19 +346,16 @@ function render(t0, changed) {
 
 function renderStatus() {
   const s = game.state;
-  const phaseName = { marches_roll: "roll for marches", movement: "movement", battle_choice: "combat", battle: "combat",
-    promotion: "promotion", recruit_roll: "recruitment", recruitment: "recruitment", replacement_roll: "replacements", over: "game over" }[s.phase] || s.phase;
-  $("turn-info").replaceChildren(el("strong", {}, `Turn ${s.turn}`), ` · ${s.date} · `,
-    el("span", { class: `side-${s.side}` }, `${SIDE_NAME[s.side]} player turn`), ` · ${phaseName}`,
-    s.phase === "movement" ? ` · ${s.marches} march${s.marches === 1 ? "" : "es"} left` : "");
+  $("turn-info").replaceChildren(el("strong", {}, statusWords("turn_info", { turn: s.turn })), ` · ${s.date} · `,
+    el("span", { class: `side-${s.side}` }, statusWords("player_turn", { side: sideName(s.side) })), ` · ${phaseName(s.phase)}`,
+    s.phase === "movement" ? ` · ${statusWords(s.marches === 1 ? "marches_left" : "marches_left_plural", { marches: s.marches })}` : "");
   const track = $("track");
   if (!track.childElementCount) {
-    const months = ["07", "08", "09", "10", "11/12"];
-    const full = ["01/02", "03", "04", "05", "06", "07", "08", "09", "10", "11/12"];
-    let n = 0;
-    const add = (y, m) => { n++; track.append(el("li", { "data-turn": n, title: `Turn ${n}: ${m} ${y}`, class: m === "01/02" ? "year" : "" }, m === "01/02" ? String(y).slice(2) : "")); };
-    for (const m of months) add(1861, m);
-    for (const y of [1862, 1863, 1864, 1865]) for (const m of full) add(y, m);
+    for (const t of WORDS.calendar) {
+      const newYear = t.months === "01/02";
+      track.append(el("li", { "data-turn": t.turn, title: `${statusWords("turn_info", t)}: ${t.label}`, class: newYear ? "year" : "" },
+        newYear ? String(t.year).slice(2) : ""));
+    }
   }
   for (const li of track.children) {
     li.classList.toggle("now", +li.dataset.turn === s.turn);
@@ -423,56 +371,46 @@ function renderStatus() {
 function promptText() {
   const s = game.state;
   if (!s) return "";
-  if (game.status === "open") {
-    return isPlayer() ? "Waiting for an opponent to join. Share the page's address (or the invitation link)." : "This game waits for a second player.";
-  }
+  if (game.status === "open") return isPlayer() ? P.open_mine : P.open_theirs;
   if (game.status === "finished" || s.phase === "over" || game.result) {
     const r = game.result || s.result || {};
-    return `Game over. ${r.winner ? SIDE_NAME[r.winner] + " wins" : "A draw"}${r.reason ? ": " + r.reason : ""}`;
+    return say(P.over, { winner_wins: r.winner ? say(P.winner_wins, { winner: sideName(r.winner) }) : "",
+                         reason_note: r.reason ? say(P.reason_note, { reason: r.reason }) : "" });
   }
-  if (game.status === "aborted") return "This game was aborted.";
-  const who = SIDE_NAME[game.toAct];
+  if (game.status === "aborted") return P.aborted;
   const seat = game.seats && game.seats[game.toAct];
-  if (!myTurn()) return `Waiting for the ${who} player${seat ? " (" + seat.username + ")" : ""}: ${phaseWords(s, false)}`;
+  if (!myTurn()) {
+    return say(P.waiting, { side: sideName(game.toAct), seat_note: seat ? say(P.seat_note, seat) : "", doing: phaseWords(s, false) });
+  }
   if (!game.legal.length) return "…";
   if (ui.sel) {
     const acts = game.legal.filter((a) => a.unit === ui.sel);
-    if (acts.some((a) => a.type === "target")) return `Click the enemy unit that ${uname(ui.sel)} fires at (Esc to choose another shooter).`;
-    return `${uname(ui.sel)}: click a highlighted destination${acts.some((a) => a.type === "entrench") ? ", or entrench" : ""}. Esc cancels.`;
+    if (acts.some((a) => a.type === "target")) return say(P.pick_target, { unit: uname(ui.sel) });
+    return say(P.pick_destination, { unit: uname(ui.sel), entrench_note: acts.some((a) => a.type === "entrench") ? P.entrench_note : "" });
   }
   return phaseWords(s, true);
 }
 
+// the prompt's words for the phase: the battle's step or the active box picks the variant
 function phaseWords(s, mine) {
   const b = s.battle;
-  switch (s.phase) {
-    case "marches_roll": return mine ? "Roll the die for your marches." : "rolling for marches.";
-    case "movement":
-      if (s.active) return mine ? `Marching from ${boxName(s.active)}: click a unit, then a highlighted destination; end the March when done.` : `marching from ${boxName(s.active)}.`;
-      return mine ? `${s.marches} march${s.marches === 1 ? "" : "es"} left: click a highlighted box to activate it${game.legal.some((a) => a.type === "sea_move") ? ", move a unit by sea" : ""}, or end movement.` : "moving.";
-    case "battle_choice": return mine ? "Choose the next battle: click a highlighted box." : "choosing a battle.";
-    case "battle":
-      if (!b) return "battle.";
-      if (b.step === "withdraw") return mine ? `Your cavalry at ${boxName(b.box)} is attacked: withdraw to a highlighted box, or stand and fight.` : `the defender decides whether to withdraw from ${boxName(b.box)}.`;
-      if (b.step === "prepare") return mine ? `Battle of ${boxName(b.box)}, round ${b.round}: retreat to a highlighted box, reinforce with a highlighted unit, or open fire.` : `preparing round ${b.round} at ${boxName(b.box)}.`;
-      if (b.step === "target") return mine ? `Battle of ${boxName(b.box)}, round ${b.round}: click one of your units, then the enemy it fires at (${b.targets.length} of ${(b.units[b.firing] || []).length} assigned).` : `assigning targets at ${boxName(b.box)} (round ${b.round}).`;
-      if (b.step === "promote") return mine ? `You won at ${boxName(b.box)}: click a highlighted unit to promote it, or no promotion.` : `promoting after the battle of ${boxName(b.box)}.`;
-      if (b.step === "bonus") return mine ? `Battle of ${boxName(b.box)}: give your leaders' pluses (+1 each), then announce them (A8.2).` : `announcing leader pluses at ${boxName(b.box)}.`;
-      if (b.step === "rally") return mine ? `End of a battle day at ${boxName(b.box)}: rally one routed unit, or none (A8.11).` : `rallying at ${boxName(b.box)}.`;
-      if (b.step === "rout_retreat") return mine ? `Your routed units at ${boxName(b.box)} must retreat: choose a box (A8.1).` : `routed units retreat from ${boxName(b.box)}.`;
-      return "battle.";
-    case "promotion": return mine ? "Promotion: click a highlighted unit to promote it, or no promotion." : "promoting.";
-    case "recruit_roll": return mine ? "Roll the die for recruitment points." : "rolling for recruits.";
-    case "recruitment": {
-      if (!mine) return "recruiting.";
-      const limits = recruitLimits(s, s.side, game.legal, boot.types);
-      return `${s.recruit ? s.recruit.points : 0} recruitment point(s): click a highlighted city to recruit, or end recruitment.${limits.length ? " Note: " + limits.join("; ") + "." : ""}`;
-    }
-    case "replacement_roll": return mine ? "Roll for replacements (6.2)." : "rolling for replacements.";
-    case "supply": return mine ? `${boxName(s.supply_boxes[0])} is out of supply: choose the piece it loses (A2.2).` : "checking supply.";
-    case "leaders": return mine ? "Place your arriving or returning leader on a box with your units (A8.2)." : "placing a leader.";
-    default: return s.phase;
-  }
+  let key = s.phase;
+  if (s.phase === "movement" && s.active) key = "movement.active";
+  if (s.phase === "battle" && b && `battle.${b.step}` in P) key = `battle.${b.step}`;
+  const variant = P[key];
+  if (!variant) return s.phase;
+  const text = say(mine ? variant.mine : variant.theirs, {
+    active: s.active ? boxName(s.active) : "",
+    marches_left: statusWords(s.marches === 1 ? "marches_left" : "marches_left_plural", { marches: s.marches }),
+    sea_note: game.legal.some((a) => a.type === "sea_move") ? P.sea_note : "",
+    box: b ? boxName(b.box) : "", round: b ? b.round : "",
+    assigned: b && b.targets ? b.targets.length : 0, shooters: b && b.units ? (b.units[b.firing] || []).length : 0,
+    points: s.recruit ? s.recruit.points : 0,
+    supply_box: s.supply_boxes && s.supply_boxes.length ? boxName(s.supply_boxes[0]) : "",
+  });
+  // what holds recruitment back (the pool, the Army Maximum), so that points never go unexplained
+  const limits = mine && s.phase === "recruitment" ? recruitLimits(s, s.side, game.legal, boot.types) : [];
+  return limits.length ? `${text} Note: ${limits.join("; ")}.` : text;
 }
 
 const BUTTON_TYPES = new Set(["roll_marches", "roll_recruits", "roll_replacements", "end_march", "end_movement", "open_fire", "stand", "no_promotion", "end_recruitment"]);
@@ -635,7 +573,7 @@ function battleLine(b, side) {
     const chance = !out && b.firing === side ? oddsWords(id) : null;
     list.append(el("div", { class: `bunit${out ? " gone" : ""}`, "data-battle-unit": id },
       battleCounter(u, legal, ui.sel === id),
-      el("span", {}, unitName(u, boot.types[u.type]) + (u.red ? " (reduced)" : "") + (u.ent ? " (entrenched)" : "")
+      el("span", {}, uname(id) + (u.red ? " (reduced)" : "") + (u.ent ? " (entrenched)" : "")
         + (out ? (map.boxes.has(u.loc) ? " (left the battle)" : " (eliminated)") : "")),
       chance ? el("small", { class: "odds" }, chance) : null,
       tgt ? el("small", { class: "tgt" }, `→ ${uname(tgt)}`) : null));
@@ -649,10 +587,10 @@ function volleyNode(v, n, last) {
   for (const r of v.rolls) {
     const hit = r.value <= r.need;
     const mod = describer.modifier(r);
-    dice.append(el("div", { class: `die-roll ${hit ? "hit" : "miss"}`, title: `${describer.unit(r.unit)} at ${describer.unit(r.target)}` },
-      dieFace(r.value), el("span", { class: "res" }, hit ? "HIT" : "miss"),
+    dice.append(el("div", { class: `die-roll ${hit ? "hit" : "miss"}`, title: `${describer.unit(r.unit)} → ${describer.unit(r.target)}` },
+      dieFace(r.value), el("span", { class: "res" }, part(hit ? "hit" : "miss")),
       el("small", {}, `≤${r.need}${mod ? " · " + mod : ""}`),
-      el("small", { class: "who" }, `${describer.unit(r.unit).replace(/^(Union|Confederate) /, "")} → ${describer.unit(r.target).replace(/^(Union|Confederate) /, "")}`)));
+      el("small", { class: "who" }, `${shortUnit(r.unit)} → ${shortUnit(r.target)}`)));
   }
   return el("li", { class: `volley${last ? " last" : ""}` }, el("h3", { class: "dice-title" }, `Volley ${n} · ${SIDE_NAME[v.side]} fires`), dice);
 }
@@ -668,8 +606,7 @@ function renderBattle() {
     nodes.push(el("header", {}, el("h2", {}, `Battle of ${boxName(b.box)}`), el("span", {}, `round ${b.round}`)));
     nodes.push(el("div", { class: "lines" }, battleLine(b, b.defender), battleLine(b, b.attacker)));
   } else if (game.lastBattle) {
-    const d = game.lastBattle.data || {};
-    const txt = game.lastBattle.type === "battle_won" ? `The ${SIDE_NAME[d.winner]} won the battle of ${boxName(d.box)}.` : describer.describe(game.lastBattle).text;
+    const txt = (boardWords.describe(game.lastBattle) || {}).text || "";
     nodes.push(el("header", {}, el("h2", {}, "Battle over"), el("button", { type: "button", class: "close", "aria-label": "Close the battle board", onclick: () => { game.lastBattle = null; renderBattle(); } }, "×")));
     nodes.push(el("p", {}, txt));
   }
@@ -685,6 +622,13 @@ function renderBattle() {
   const where = b ? b.box : (game.lastBattle && game.lastBattle.data || {}).box;
   const g = where && map.boxEl(where);
   if (g) placeBoard(sec, $("map-wrap").getBoundingClientRect(), () => g.getBoundingClientRect(), map);
+}
+
+// a unit's identity without its side, where the side is plain from the place ("VI 7")
+function shortUnit(id) {
+  const u = describer.unit(id);
+  const side = Object.values(WORDS.sides).find((n) => u.startsWith(n + " "));
+  return side ? u.slice(side.length + 1) : u;
 }
 
 function dieFace(v) {
@@ -736,13 +680,14 @@ function showBoxInfo(id) {
       Object.entries(b.shields || {}).map(([side, v]) => ` · ${SIDE_NAME[side]} shield ${v}`).join("")),
     units.length ? el("ul", { class: "plain units-list" }, units.map((u) => el("li", {},
       el("button", { type: "button", class: `unit-btn ${u.side}${clickU.has(u.id) ? " legal" : ""}${ui.sel === u.id ? " selected" : ""}`,
-                     "data-unit-btn": u.id, "aria-label": `${unitName(u, boot.types[u.type])} ${u.id}`, onclick: () => onUnitClick(u.id) },
-        `${unitName(u, boot.types[u.type])}${u.red ? " · reduced" : ""}${u.ent ? " · entrenched" : ""}`)))) : el("p", { class: "empty" }, "No units."));
+                     "data-unit-btn": u.id, "aria-label": `${unitTitle(u)} ${u.id}`, onclick: () => onUnitClick(u.id) },
+        `${unitTitle(u)}${u.red ? " · reduced" : ""}${u.ent ? " · entrenched" : ""}`)))) : el("p", { class: "empty" }, "No units."));
 }
 
 // ---------------------------------------------------------------------------- log
 let openingHead = null;
-function isUndone(seq) { return game.undone.some(([a, b]) => seq >= a && seq <= b); }
+const isUndone = (seq) => game.isUndone(seq);
+const openingWords = (turn, date) => part("first_turn", { turn, date, side: sideName("union") });
 function logItem(e) {
   const d = describer.describe(e);
   if (!d) return null;
@@ -750,18 +695,19 @@ function logItem(e) {
     if (openingHead && !openingHead.dataset.done) {   // the first Player Turn has no event of its own
       const pd = e.data || {};
       openingHead.dataset.done = "1";
-      if (pd.side === "confederate") openingHead.firstChild.textContent = `Turn ${pd.turn} · ${pd.date} · Union player turn`;
+      if (pd.side === "confederate") openingHead.firstChild.textContent = openingWords(pd.turn, pd.date);
     }
     return el("li", { class: "turn-head", "data-seq": e.seq }, el("h4", {}, d.heading));
   }
   if (e.source === "server" && e.type === "start") {
     const s = game.state;
-    openingHead = el("li", { class: "turn-head", "data-seq": e.seq }, el("h4", {}, s ? `Turn ${s.turn} · ${s.date} · Union player turn` : "The first Player Turn"));
+    openingHead = el("li", { class: "turn-head", "data-seq": e.seq }, el("h4", {}, s ? openingWords(s.turn, s.date) : part("first_turn_unknown")));
     const frag = document.createDocumentFragment();
     frag.append(el("li", { class: "ev", "data-seq": e.seq }, d.text), openingHead);
     return frag;
   }
-  const li = el("li", { class: `ev ${d.cls || ""}${d.minor ? " minor" : ""}${isUndone(e.seq) ? " undone" : ""}`, "data-seq": e.seq },
+  const note = e.type === "roll" && e.data && e.data.purpose === "fire" ? describer.modifier(e.data) : "";  // what changed the number needed
+  const li = el("li", { class: `ev ${d.cls || ""}${d.minor ? " minor" : ""}${isUndone(e.seq) ? " undone" : ""}`, "data-seq": e.seq, title: note || null },
     d.die ? el("span", { class: `die-inline${d.hit === true ? " hit" : d.hit === false ? " miss" : ""}`, "aria-hidden": "true" }, String(d.die)) : null, d.text);
   const boxes = new Set(d.boxes || []);
   for (const uid of d.units || []) { const u = unitById(uid); if (u && map.boxes.has(u.loc)) boxes.add(u.loc); }
@@ -784,10 +730,12 @@ function renderLog() {
   list.parentElement.scrollTop = list.parentElement.scrollHeight;
 }
 function appendLog(e) {
-  if (e.source === "server" && (e.type === "undo" || e.type === "rewind")) {
+  if (game.isTakeBack(e)) {
     for (const li of $("log").querySelectorAll("li[data-seq]")) if (isUndone(+li.dataset.seq)) li.classList.add("undone");
   }
+  describer.narrator.locate = boxBeforeLiveEvent;
   const li = logItem(e);
+  describer.narrator.locate = null;
   if (li) {
     $("log").append(li);
     const p = $("log").parentElement;
@@ -844,7 +792,7 @@ function renderPop() {
       svgEl.append(counter(u, boot.types[u.type], 11));
       nodes.push(el("button", { type: "button", class: `unit-btn ${u.side}${clickU.has(u.id) ? " legal" : ""}${ui.sel === u.id ? " selected" : ""}`,
         "data-unit-btn": u.id, onclick: () => { back(); closePop(); onUnitClick(u.id); } },
-        svgEl, `${unitName(u, boot.types[u.type])}${u.red ? " · reduced" : ""}${u.ent ? " · entrenched" : ""}`));
+        svgEl, `${unitTitle(u)}${u.red ? " · reduced" : ""}${u.ent ? " · entrenched" : ""}`));
     }
   }
   nodes.push(el("button", { type: "button", class: "close", "aria-label": "Close", onclick: () => closePop(true) }, "×"));
@@ -923,7 +871,7 @@ $("zoom-in").addEventListener("click", () => map.setStep(map.step + 1));
 $("zoom-out").addEventListener("click", () => map.setStep(map.step - 1));
 $("zoom-fit").addEventListener("click", () => map.fit());
 const boardList = new BoardList($("board-list"), map, boot.types, {
-  label, act, myTurn, unitLabel: (u) => `${unitName(u, boot.types[u.type])} ${u.id}`,
+  label, act, myTurn, unitLabel: (u) => `${unitTitle(u)} ${u.id}`,
 });
 // The list view replaces the map; the choice is remembered in this browser.
 function setListView(on, atLoad) {

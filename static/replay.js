@@ -6,6 +6,8 @@
 import { api, el } from "./api.js";
 import { MapView, SIDE_NAME } from "./map.js";
 import { Describer } from "./log.js";
+import { foldFrames } from "./game-state.js";
+import { WORDS, phaseName, sideName, statusWords } from "./words.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const $ = (id) => document.getElementById(id);
@@ -13,19 +15,21 @@ const metrics = window.__replay = { stepMs: [], loadMs: 0, buildMs: 0 };
 
 // A game is drawn on the map of the engine version it was played with: the replay
 // bundle brings that map, and a file from an older version may need another one.
-let map = null, describer = null;
+let map = null, describer = null, before = null;
 function showMap(data) {
   if (map && map.map === data) return;
   const fresh = $("map").cloneNode(false);          // drops the old drawing and its listeners
   $("map").replaceWith(fresh);
   map = new MapView(fresh, data, boot.types);
   map.animate = false;
-  describer = new Describer(map.boxes, boot.types);
+  // where a unit stood before the event being said: the state of the frame before it
+  describer = new Describer(map.boxes, boot.types, (id) => {
+    const u = before && before.units.find((x) => x.id === id);
+    return u && map.boxes.has(u.loc) ? u.loc : null;
+  });
 }
 showMap(boot.map);
-const R = { bundle: null, events: [], states: [], cur: -1, shown: -1, items: [], verified: new Map() };
-const PHASE = { marches_roll: "roll for marches", movement: "movement", battle_choice: "combat", battle: "combat",
-  promotion: "promotion", recruit_roll: "recruitment", recruitment: "recruitment", replacement_roll: "replacements", over: "game over", setup: "setup" };
+const R = { bundle: null, events: [], states: [], cur: -1, shown: -1, items: [], said: [], verified: new Map() };
 
 // ---------------------------------------------------------------------------- loading
 async function loadGame(id) {
@@ -49,24 +53,7 @@ async function loadFile(file) {
 
 function buildStates(frames) {
   const t0 = performance.now();
-  const out = [];
-  let top = null, units = null;
-  for (const f of frames) {
-    if (f.full) {
-      top = { ...f.full }; units = new Map(f.full.units.map((u) => [u.id, u]));
-      top.units = [...units.values()];
-    } else {
-      const next = { ...top };
-      for (const [k, v] of Object.entries(f)) if (k !== "units") next[k] = v;
-      if (f.units) {
-        units = new Map(units);
-        for (const u of f.units) units.set(u.id, u);
-        next.units = [...units.values()];
-      }
-      top = next;
-    }
-    out.push(top);
-  }
+  const out = foldFrames(frames);
   metrics.buildMs = performance.now() - t0;
   return out;
 }
@@ -94,8 +81,10 @@ function buildLog() {
   const items = [];
   describer.battleBox = null;
   R.items = R.events.map((e, i) => {
+    before = i > 0 ? R.states[R.events[i - 1].frame] : null;
     let d = null;
     try { d = describe(e); } catch (err) { d = { text: e.type }; }
+    R.said[i] = d;
     const li = el("li", { class: `ev future ${d.cls || ""} ${e.status !== "effective" ? e.status : ""} ${e.source === "server" && ADMIN_TYPES.has(e.type) ? "admin" : ""}`,
                           "data-seq": e.seq, "data-i": i, tabindex: 0, title: `seq ${e.seq}${e.status !== "effective" ? " · " + e.status : ""}` },
       d.heading ? el("strong", {}, d.heading) : null,
@@ -105,23 +94,14 @@ function buildLog() {
     items.push(li);
     return li;
   });
+  before = null;
   $("log").replaceChildren(...items);
 }
 
 const ADMIN_TYPES = new Set(["rewind", "adjudicate", "annul"]);
+// every event gets a line here, also those the game log leaves out
 function describe(e) {
-  const d = e.data || {};
-  if (e.source === "server") {
-    if (e.type === "rewind") return { text: `An administrator (${d.by}) rewound the game to seq ${d.back_to}: ${d.reason}. Seqs ${d.to_seq}–${d.through_seq} are superseded.` };
-    if (e.type === "adjudicate") return { text: `An administrator (${d.by}) adjudicated: ${d.result && d.result.winner ? SIDE_NAME[d.result.winner] + " wins" : "a draw"}. ${d.reason}` };
-    if (e.type === "annul") return { text: `An administrator (${d.by}) annulled the game: ${d.reason}` };
-  }
-  const r = describer.describe(e);
-  if (!r) {
-    if (e.type === "action") return { text: `${SIDE_NAME[d.side] || ""}: ${(d.action && d.action.type || "").replace(/_/g, " ")}`, cls: "minor" };
-    return { text: e.type, cls: "minor" };
-  }
-  return r;
+  return describer.describe(e) || describer.plain(e);
 }
 
 // ---------------------------------------------------------------------------- jumps
@@ -131,12 +111,12 @@ function buildJumps() {
   R.events.forEach((e, i) => {
     const s = R.states[e.frame];
     if (!turns.has(s.turn)) turns.set(s.turn, i);
-    const seg = `${s.turn}|${s.side}|${PHASE[s.phase] || s.phase}`;
-    if (seg !== lastSeg) { segs.push([i, `T${s.turn} ${s.date || ""} · ${SIDE_NAME[s.side] || ""} ${PHASE[s.phase] || s.phase}`]); lastSeg = seg; }
+    const seg = `${s.turn}|${s.side}|${phaseName(s.phase)}`;
+    if (seg !== lastSeg) { segs.push([i, `T${s.turn} ${s.date || ""} · ${sideName(s.side)} ${phaseName(s.phase)}`]); lastSeg = seg; }
     if (e.type === "battle") battles.push([i, `T${s.turn} · ${describer.box(e.data.box)} (seq ${e.seq})`]);
   });
   const fill = (sel, opts) => { sel.replaceChildren(sel.firstElementChild, ...opts.map(([i, t]) => el("option", { value: i }, t))); };
-  fill($("r-turn"), [...turns].map(([t, i]) => [i, `Turn ${t} · ${R.states[R.events[i].frame].date || ""}`]));
+  fill($("r-turn"), [...turns].map(([t, i]) => [i, `${statusWords("turn_info", { turn: t })} · ${R.states[R.events[i].frame].date || ""}`]));
   fill($("r-seg"), segs);
   fill($("r-battle"), battles);
 }
@@ -180,7 +160,7 @@ function go(i) {
   const box = $("log").parentElement;
   const li = R.items[i];
   if (li.offsetTop < box.scrollTop || li.offsetTop > box.scrollTop + box.clientHeight - 30) box.scrollTop = li.offsetTop - box.clientHeight / 2;
-  const flash = (describe(e).boxes || []).filter((b) => map.boxes.has(b));
+  const flash = (R.said[i].boxes || []).filter((b) => map.boxes.has(b));
   if (flash.length) map.flash(flash);
   renderStatus(s, e);
   const bd = document.body.dataset;
@@ -193,13 +173,13 @@ function go(i) {
 }
 
 function renderStatus(s, e) {
-  $("turn-info").replaceChildren(el("strong", {}, `Turn ${s.turn}`), ` · ${s.date || ""} · `,
-    el("span", { class: `side-${s.side}` }, `${SIDE_NAME[s.side] || ""} player turn`), ` · ${PHASE[s.phase] || s.phase}`,
-    s.phase === "movement" ? ` · ${s.marches} march${s.marches === 1 ? "" : "es"} left` : "",
-    s.battle ? ` · battle of ${describer.box(s.battle.box)}, round ${s.battle.round}` : "",
-    s.result ? ` · ${s.result.winner ? SIDE_NAME[s.result.winner] + " wins" : "over"}` : "");
+  $("turn-info").replaceChildren(el("strong", {}, statusWords("turn_info", { turn: s.turn })), ` · ${s.date || ""} · `,
+    el("span", { class: `side-${s.side}` }, statusWords("player_turn", { side: sideName(s.side) })), ` · ${phaseName(s.phase)}`,
+    s.phase === "movement" ? ` · ${statusWords(s.marches === 1 ? "marches_left" : "marches_left_plural", { marches: s.marches })}` : "",
+    s.battle ? ` · ${statusWords("battle_round", { box: describer.box(s.battle.box), round: s.battle.round })}` : "",
+    s.result ? ` · ${s.result.winner ? statusWords("wins", { winner: sideName(s.result.winner) }) : statusWords("over")}` : "");
   const track = $("track");
-  if (!track.childElementCount) for (let n = 1; n <= 45; n++) track.append(el("li", { "data-turn": n, title: `Turn ${n}` }, ""));
+  if (!track.childElementCount) for (const t of WORDS.calendar) track.append(el("li", { "data-turn": t.turn, title: `${statusWords("turn_info", t)}: ${t.label}` }, ""));
   for (const li of track.children) { li.classList.toggle("now", +li.dataset.turn === s.turn); li.classList.toggle("past", +li.dataset.turn < s.turn); }
   const cols = ["union", "confederate"].map((side) => {
     const mine = s.units.filter((u) => u.side === side);

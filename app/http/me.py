@@ -19,6 +19,7 @@ from ..core.clock import aware
 from ..core.errors import ApiError
 from ..models import User
 from ..notices import outbox
+from ..notices.mailbody import render_mail
 from ..notices.outbox import Notices
 from ..playbyturn.deadlines import Deadlines
 from ..store.events import T_GAMES
@@ -55,10 +56,9 @@ def _ensure_prefs(conn, user_id: int) -> None:
 
 def _send_verification(notices: Notices, conn, user_id: int, email: str) -> None:
     link = f"{notices.public_url}/verify-email?t={notices.verify_token(user_id, email)}"
-    body = (f"Someone (we hope you) asked for notices from {notices.site_name} to go to this address.\n\n"
-            f"Confirm it with one click (the link works for 7 days):\n{link}\n\n"
-            f"If that was not you, ignore this mail: nothing more will be sent.\n")
-    notices.queue_email(conn, user_id, email, "verify", outbox.SUBJECTS["verify"], body, unsubscribe=False)
+    body, html = render_mail("verify", link=link, site_name=notices.site_name)
+    notices.queue_email(conn, user_id, email, "verify", outbox.SUBJECTS["verify"], body, unsubscribe=False,
+                        html=html)
 
 
 @api.get("/me/notifications")

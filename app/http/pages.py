@@ -20,11 +20,14 @@ from rules_engine.map import load_scenario
 
 from ..accounts.auth import get_accounts
 from ..guard.names import safe_next
+from ..notices.words import words_data
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC_DIR = ROOT / "static"
 env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "templates")), autoescape=True,
                          trim_blocks=True, lstrip_blocks=True)
+# the game and replay pages render events with the server's sentences (a JSON data element)
+env.globals["game_words"] = words_data
 router = APIRouter(include_in_schema=False)
 
 SIDE_NAMES = {"union": "Union", "confederate": "Confederate"}

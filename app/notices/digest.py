@@ -10,6 +10,7 @@ from sqlalchemy import and_, or_, select, update
 from ..core.clock import aware
 from ..models import Game, GameClock, table
 from ..playbyturn.deadlines import Deadlines
+from .mailbody import render_mail
 from .outbox import T_NOTICES, T_PREFS, T_USERS
 
 T_GAMES, T_CLOCKS = table(Game), table(GameClock)
@@ -50,19 +51,18 @@ def _waiting_games(conn: Any, deadlines: Deadlines, user_id: int, now: datetime)
     return waiting
 
 
-def _digest_text(deadlines: Deadlines, username: str, waiting: list[tuple], notes: list[Any]) -> str:
-    lines = [f"Hello {username},", ""]
-    if waiting:
-        lines.append(f"{len(waiting)} game{'s' if len(waiting) != 1 else ''} "
-                     f"wait{'s' if len(waiting) == 1 else ''} for you:")
-        for _, gid, left in waiting:
-            t = "" if left is None else (f" - {max(0, int(left // 3600))} h left" if left > 0 else " - time is up")
-            lines.append(f"- {deadlines.notices.game_url(gid)}{t}")
-        lines.append("")
-    if notes:
-        lines.append("Since the last digest:")
-        lines += [f"- {x.text.splitlines()[0]}" for x in notes[-50:]]
-    return "\n".join(lines)
+def _time_left(left: float | None) -> str:
+    if left is None:
+        return ""
+    return f"{max(0, int(left // 3600))} h left" if left > 0 else "time is up"
+
+
+def _digest_bodies(deadlines: Deadlines, u: Any, waiting: list[tuple], notes: list[Any]) -> tuple[str, str]:
+    """The digest mail (text and HTML) from templates/mail/digest.*."""
+    notices = deadlines.notices
+    games = [{"url": notices.game_url(gid), "left": _time_left(left)} for _, gid, left in waiting]
+    return render_mail("digest", username=u.username, waiting=games, waiting_count=len(games),
+                       notes=[x.text.splitlines()[0] for x in notes[-50:]], **notices.mail_context(u.user_id))
 
 
 def _digest_for(conn: Any, deadlines: Deadlines, u: Any, since: datetime, now: datetime) -> int:
@@ -83,9 +83,9 @@ def _digest_for(conn: Any, deadlines: Deadlines, u: Any, since: datetime, now: d
         conn.rollback()
         return 0
     notices = deadlines.notices
-    body = notices.mail_text(_digest_text(deadlines, u.username, waiting, notes), u.user_id, None)
+    body, html = _digest_bodies(deadlines, u, waiting, notes)
     notices.queue_email(conn, u.user_id, u.email, "digest",
                         f"{len(waiting)} game{'s' if len(waiting) != 1 else ''} waiting for you", body,
-                        dedupe=f"digest:{u.user_id}:{now.strftime('%Y%m%d%H%M%S')}")
+                        dedupe=f"digest:{u.user_id}:{now.strftime('%Y%m%d%H%M%S')}", html=html)
     conn.commit()
     return 1

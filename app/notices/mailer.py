@@ -216,6 +216,9 @@ class Worker:
         for k, v in ((row.payload or {}).get("headers") or {}).items():
             msg[k] = v
         msg.set_content(row.body)
+        html = (row.payload or {}).get("html")
+        if html:
+            msg.add_alternative(html, subtype="html")
         tls = str(st.smtp_tls).lower()
         try:
             smtp: smtplib.SMTP

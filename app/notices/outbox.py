@@ -20,6 +20,7 @@ from sqlalchemy import func, insert, or_, select, update
 
 from ..core.clock import Clock, aware
 from ..models import MailPrefs, Notice, OutboxMessage, User, Webhook, table
+from .mailbody import blocks, render_mail
 
 T_NOTICES, T_OUTBOX, T_PREFS, T_HOOKS = (table(Notice), table(OutboxMessage), table(MailPrefs),
                                          table(Webhook))
@@ -84,19 +85,20 @@ class Notices:
             return None
 
     # ---------------------------------------------------------------- queueing
-    def mail_text(self, text: str, user_id: int, game_id: str | None) -> str:
-        """A notice's text as a mail body: the link to the game and the unsubscribe footer."""
-        parts = [text.rstrip()]
-        if game_id:
-            parts.append(f"Open the game: {self.game_url(game_id)}")
-        parts.append("-- \n"
-                     f"Notices from {self.site_name} ({self.public_url}). How often: {self.public_url}/settings\n"
-                     f"Unsubscribe from all mail with one click: {self.unsubscribe_url(user_id)}")
-        return "\n\n".join(parts) + "\n"
+    def mail_context(self, user_id: int) -> dict:
+        """What every mail's footer needs."""
+        return {"site_name": self.site_name, "public_url": self.public_url,
+                "unsubscribe_url": self.unsubscribe_url(user_id)}
+
+    def mail_bodies(self, text: str, user_id: int, game_id: str | None) -> tuple[str, str]:
+        """A notice's text as a mail (text and HTML): the link to the game and the unsubscribe footer."""
+        return render_mail("notice", text=text.rstrip(), blocks=blocks(text),
+                           game_url=self.game_url(game_id) if game_id else None, **self.mail_context(user_id))
 
     def queue_email(self, conn: Any, user_id: int, address: str, kind: str, subject: str, body: str,
                     game_id: str | None = None, seq: int | None = None, dedupe: str | None = None,
-                    delay: float = 0.0, unsubscribe: bool = True) -> None:
+                    delay: float = 0.0, unsubscribe: bool = True, html: str | None = None) -> None:
+        """One mail in the outbox: `body` its text part, `html` (if any) its HTML part."""
         now = self.clock.now()
         headers = {}
         if unsubscribe:
@@ -104,7 +106,8 @@ class Notices:
             headers = {"List-Unsubscribe": f"<{u}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
         conn.execute(insert(T_OUTBOX), dict(
             channel="email", user_id=user_id, game_id=game_id, game_seq=seq, kind=kind, recipient=address,
-            subject=f"[{self.site_name}] {subject}", body=body, payload={"headers": headers}, status="pending",
+            subject=f"[{self.site_name}] {subject}", body=body, payload={"headers": headers, "html": html},
+            status="pending",
             attempts=0, next_attempt_at=now + timedelta(seconds=delay), created_at=now, dedupe=dedupe))
 
     def queue_webhook(self, conn: Any, user_id: int, hook: Any, kind: str, subject: str, text: str,
@@ -137,8 +140,8 @@ class Notices:
                 subj = f"{subj} (game {game_id})"
             delay = self.mail_delay_seconds if kind in WAITING_KINDS else 0.0
             if p["verified"] and p["mode"] == "turn":
-                self.queue_email(conn, uid, p["email"], kind, subj, self.mail_text(text, uid, game_id), game_id,
-                                 seq, delay=delay)
+                body, html = self.mail_bodies(text, uid, game_id)
+                self.queue_email(conn, uid, p["email"], kind, subj, body, game_id, seq, delay=delay, html=html)
             h = p["hook"]
             if h is not None and h.enabled:
                 self.queue_webhook(conn, uid, h, kind, subj, text, game_id, seq, delay)

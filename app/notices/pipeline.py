@@ -16,6 +16,7 @@ from ..realtime.pg_fanout import PRESENCE_TTL
 from ..store import events as store
 from .outbox import Notices
 from .words import SIDE, events_in_words
+from .words.catalog import NOTICES
 
 
 def since_last_move(conn: Any, game_id: str, user_id: int, upto: int, pending: list[dict]) -> list[str]:
@@ -79,9 +80,7 @@ class Notifier:
             if uid is None or (live and self.connected(gid, act)):
                 return
             kind = self._waiting_kind(gid, act)
-            head = {"turn": f"Game {gid}: your turn ({SIDE[act]}).",
-                    "battle": f"Game {gid}: a battle decision waits for you ({SIDE[act]}).",
-                    "choice": f"Game {gid}: retreat, reinforce or fire on? ({SIDE[act]})"}[kind]
+            head = NOTICES[kind].format(game=gid, side=SIDE[act])
             self._notify(s, game, [(uid, act)], kind, head, new, out)
         elif status in ("finished", "aborted") and old_status not in ("finished", "aborted"):
             types = {e.type for e in out if e.source == "server"}
@@ -97,15 +96,14 @@ class Notifier:
             if not targets:
                 return
             if "resign" in types:
-                kind, head = "resigned", f"Game {gid}: your opponent resigned. You win."
+                kind = "resigned"
             elif status == "aborted":
-                kind, head = "aborted", f"Game {gid} was aborted."
-            elif "accept_draw" in types:
-                kind, head = "game_over", f"Game {gid} is over: a draw, by agreement."
+                kind = "aborted"
             else:
-                w = result.get("winner")
                 kind = "game_over"
-                head = f"Game {gid} is over: {SIDE.get(w, 'nobody')} wins. {result.get('reason') or ''}".strip()
+            wording = "drawn" if "accept_draw" in types else kind
+            head = NOTICES[wording].format(game=gid, winner=SIDE.get(result.get("winner"), "nobody"),
+                                        reason=result.get("reason") or "").strip()
             self._notify(s, game, targets, kind, head, new, out)
 
     def _on_proposals(self, s, game: Any, new: dict, out: list, seats: dict) -> None:
@@ -122,13 +120,10 @@ class Notifier:
                 continue
             who = e.payload.get("username") or e.payload.get("by")
             if e.type == "offer_draw":
-                text = f"Game {game.id}: {who} offers you a draw. Accept or decline it on the game page."
-            else:
-                text = (f"Game {game.id}: {who} asks for a rematch with sides swapped: "
-                        f"join game {e.payload['game_id']}.")
-            if e.type == "offer_draw":
+                text = NOTICES["draw_offer"].format(game=game.id, who=who)
                 self.notices.notify(s, [uid], "draw_offer", game.id, text, seq=e.seq)
             else:
+                text = NOTICES["rematch"].format(game=game.id, who=who, new_game=e.payload["game_id"])
                 self.notices.notify(s, [uid], "rematch", e.payload["game_id"], text)
 
     def _notify(self, s, game, targets, kind, head, new, out) -> None:
@@ -137,7 +132,7 @@ class Notifier:
             lines = since_last_move(s, game.id, uid, game.seq, pending)
             text = head
             if lines:
-                text += "\n\nSince your last move:\n" + "\n".join("- " + x for x in lines)
+                text += f"\n\n{NOTICES['since']}\n" + "\n".join("- " + x for x in lines)
             self.notices.notify(s, [uid], kind, game.id, text, seq=new["seq"])
 
 

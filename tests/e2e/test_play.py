@@ -4,6 +4,7 @@ recruitment) while an anonymous spectator watches every move arrive without relo
 from __future__ import annotations
 
 import json
+import re
 import time
 import uuid
 
@@ -276,6 +277,11 @@ def test_first_game_turn_through_the_ui(server, browser, artifacts):
     assert "Battle at Manassas Junction" in log_text
     assert spect.locator("#log .turn-head").count() >= 3         # Union and Confederate turn 1, turn 2
     assert "recruited at" in log_text
+    # units go by identities a player can follow, and shots say who fired at whom and where
+    assert re.search(r"(Union|Confederate) (MI|VI|CI|MC|VC|CC) \d+ at Manassas Junction fires at "
+                     r"(Union|Confederate) (MI|VI|CI|MC|VC|CC) \d+: \d, (hit|miss) \(needs \d\)\.", log_text), log_text
+    for broken in ("..", "undefined", "None", "[object", "{"):
+        assert broken not in log_text, broken
     assert ("promoted to" in log_text) or ("promotes nobody" in log_text)
     # each side assigned targets: by clicks, or the page did it when only one enemy could be hit
     for side, pg in pages.items():

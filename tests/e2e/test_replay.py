@@ -3,6 +3,7 @@ changes with it, and every die is recomputed in the page with WebCrypto."""
 from __future__ import annotations
 
 import random
+import re
 import statistics
 
 import httpx
@@ -86,5 +87,10 @@ def test_replay_steps_back_and_forth_and_the_map_follows(server, browser, artifa
     print(f"\nreplay step in the browser: median {statistics.median(ms):.2f} ms, max {max(ms):.2f} ms "
           f"over {len(ms)} steps; bundle load {page.evaluate('window.__replay.loadMs'):.0f} ms")
     page.screenshot(path=str(artifacts / "replay.png"))
+    # the log in the server's words, with unit identities
+    log_text = page.inner_text("#log")
+    assert re.search(r"(Union|Confederate) (MI|VI|CI|MC|VC|CC) \d+ ", log_text), log_text[:2000]
+    for broken in ("..", "undefined", "None", "[object", "{"):
+        assert broken not in log_text, broken
     assert not errors, errors
     ctx.close()

@@ -12,7 +12,7 @@ import uuid
 import psycopg
 import pytest
 
-from .helpers import DEFAULT_PG, ServerProc
+from .helpers import DEFAULT_PG, TEST_GAME_SEED, ServerProc
 
 
 def _pg_admin_url() -> str:
@@ -99,7 +99,7 @@ def server(request, tmp_path_factory, pg_databases):
         url = pg_databases.create()
     else:
         url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'hd.sqlite3'}"
-    srv = ServerProc(url, log_dir=tmp_path_factory.mktemp("logs")).start()
+    srv = ServerProc(url, log_dir=tmp_path_factory.mktemp("logs"), game_seed=TEST_GAME_SEED).start()
     srv.backend = request.param
     yield srv
     srv.stop()

@@ -236,13 +236,13 @@ def clock_fixture(tmp_path_factory):
 @pytest.fixture(scope="session", name="srv", params=["sqlite", "postgres"])
 def srv_fixture(request, smtp, clock, tmp_path_factory, pg_databases):
     from .conftest import need_postgres
-    from .helpers import ServerProc
+    from .helpers import TEST_GAME_SEED, ServerProc
     if request.param == "postgres":
         need_postgres()
         url = pg_databases.create()
     else:
         url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'pbt.sqlite3'}"
-    s = ServerProc(url, log_dir=tmp_path_factory.mktemp("logs"), **server_env(smtp, clock)).start()
+    s = ServerProc(url, log_dir=tmp_path_factory.mktemp("logs"), **server_env(smtp, clock), game_seed=TEST_GAME_SEED).start()
     s.url = url
     s.backend = request.param
     yield s

@@ -14,6 +14,10 @@ import httpx
 import pytest
 import websockets
 
+from app.core.clock import Clock as ServerClock
+from app.notices.mailbody import render_mail
+from app.notices.outbox import Notices
+
 from .conftest import need_postgres
 from .helpers import ROOT, Player, ServerProc
 from .mailkit import (Clock, SmtpServer, body, by_turn_match, link, make_admin, seats, server_env, step,
@@ -52,6 +56,7 @@ def _play_handovers(base, a, b, gid, smtp, n_handovers, rng, check_mail=True):
                 assert httpx.get(url).status_code == 200
                 assert "Since your last move" in body(m)
                 assert m["List-Unsubscribe"] and "/unsubscribe?t=" in body(m)
+                assert f'href="{url}"' in html_body(m) and "Since your last move" in html_body(m)
                 assert len(smtp.box.to(other.email)) == counts[other.email]
         to_act = out["to_act"] if out["status"] == "active" else None
     return handovers
@@ -78,6 +83,25 @@ def test_every_handover_mails_once_with_a_working_link(srv, smtp):
     assert "Waiting" in waiting_for.http.get("/notifications").text
 
 
+def html_body(msg) -> str:
+    part = msg.get_body(preferencelist=("html",))
+    assert part is not None, "the mail has no HTML part"
+    return part.get_content()
+
+
+def test_the_html_part_says_what_players_typed_as_text():
+    notices = Notices("http://example.org", "secret", ServerClock())
+    text = "Game g1: your opponent resigned. You win.\n\nSince your last move:\n- <b>x</b> (Union) resigns."
+    plain, html = notices.mail_bodies(text, 7, "g1")
+    assert "- <b>x</b> (Union) resigns." in plain and "Open the game: http://example.org/games/g1" in plain
+    assert "<li>&lt;b&gt;x&lt;/b&gt; (Union) resigns.</li>" in html and "<b>x</b>" not in html
+    assert 'href="http://example.org/games/g1"' in html and notices.unsubscribe_url(7) in html
+    plain, html = render_mail("digest", username="<b>x</b>", waiting=[], waiting_count=0, notes=["<i>y</i>"],
+                              **notices.mail_context(7))
+    assert plain.startswith("Hello <b>x</b>,") and "- <i>y</i>" in plain
+    assert "&lt;b&gt;x&lt;/b&gt;" in html and "&lt;i&gt;y&lt;/i&gt;" in html and "<b>x</b>" not in html
+
+
 def test_resignation_mails_the_opponent(srv, smtp):
     a, b = verified_player(srv.base, smtp), verified_player(srv.base, smtp)
     gid = by_turn_match(srv.base, a, b)
@@ -86,6 +110,7 @@ def test_resignation_mails_the_opponent(srv, smtp):
     assert r.status_code == 200
     [m] = smtp.box.wait(b.email, 1)
     assert "resigned" in m["Subject"].lower() and "You win" in body(m)
+    assert "You win" in html_body(m)
     time.sleep(0.4)
     assert len(smtp.box.to(a.email)) == 1  # only the "your turn" at the start
 

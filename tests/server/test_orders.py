@@ -67,23 +67,17 @@ def _to_defender_battle(a, b, gid, rng):
 
 
 def test_standing_orders_resolve_a_battle_while_the_defender_is_away(srv, clock):
-    for attempt in range(4):
-        a, b = Player(srv.base), Player(srv.base)
-        gid = by_turn_match(srv.base, a, b)
-        orders = {"stand": True, "targets": "spread", "retreat_after_round": 2, "never_reinforce": True,
-                  "promotion": "first"}
-        r = b.http.put(f"/api/games/{gid}/orders", json={"orders": orders})
-        assert r.status_code == 200, r.text
-        assert "spread fire" in r.json()["summary"]
-        assert b.http.get(f"/api/games/{gid}/orders").json()["orders"] == {**orders, "retreat_when_outnumbered": False}
-        assert a.http.put(f"/api/games/{gid}/orders", json={"orders": {"bogus": 1}}).status_code == 422
-        try:
-            g = _to_defender_battle(a, b, gid, random.Random(100 + attempt))
-            break
-        except AssertionError:
-            continue
-    else:
-        pytest.fail("no battle in 4 games")
+    a, b = Player(srv.base), Player(srv.base)
+    gid = by_turn_match(srv.base, a, b)
+    orders = {"stand": True, "targets": "spread", "retreat_after_round": 2, "never_reinforce": True,
+              "promotion": "first"}
+    r = b.http.put(f"/api/games/{gid}/orders", json={"orders": orders})
+    assert r.status_code == 200, r.text
+    assert "spread fire" in r.json()["summary"]
+    assert b.http.get(f"/api/games/{gid}/orders").json()["orders"] == {**orders, "retreat_when_outnumbered": False}
+    assert a.http.put(f"/api/games/{gid}/orders", json={"orders": {"bogus": 1}}).status_code == 422
+    # the server deals every game's dice from the test seed: this play always reaches a battle
+    g = _to_defender_battle(a, b, gid, random.Random(100))
     seq = g["seq"]
     time.sleep(0.5)  # inside the grace time nothing happens
     assert a.game(gid)["seq"] == seq
