@@ -65,6 +65,7 @@ def server_event_samples() -> list[dict]:
         "offer_draw": {"side": "union", "username": "alice"},
         "accept_draw": {"side": "confederate", "username": "bob"},
         "decline_draw": {"side": "confederate", "username": "bob"},
+        "rematch": {"game_id": "k3v9q2x7ab", "by": "alice", "side": "confederate"},
     }
     return [{"seq": 1, "source": "server", "type": t, "data": d} for t, d in samples.items()]
 
