@@ -374,7 +374,7 @@ function promptText() {
   if (game.status === "open") return isPlayer() ? P.open_mine : P.open_theirs;
   if (game.status === "finished" || s.phase === "over" || game.result) {
     const r = game.result || s.result || {};
-    return say(P.over, { winner_wins: r.winner ? say(P.winner_wins, { winner: sideName(r.winner) }) : "",
+    return say(P.over, { winner_wins: r.winner ? say(P.winner_wins, { winner: sideName(r.winner) }) : P.drawn,
                          reason_note: r.reason ? say(P.reason_note, { reason: r.reason }) : "" });
   }
   if (game.status === "aborted") return P.aborted;

@@ -125,6 +125,7 @@ def test_draw_offer_declined_then_offered_again_and_accepted(server, browser, ar
         page.wait_for_selector("#game-over:not([hidden])")
         banner = page.locator("#game-over").inner_text()
         assert "Game over: Draw" in banner and "By agreement" in banner
+        assert page.locator("#prompt").inner_text().startswith("Game over. A draw")
     confed.get_by_role("tab", name="Log").click()
     union.goto(server + "/")
     row = union.locator(f".game-row[data-game='{gid}'] .status").first

@@ -188,6 +188,7 @@ PROMPTS = {
     "open_mine": "Waiting for an opponent to join. Share the page's address (or the invitation link).",
     "open_theirs": "This game waits for a second player.",
     "over": "Game over. {winner_wins}{reason_note}", "winner_wins": "{winner} wins", "reason_note": ": {reason}",
+    "drawn": "A draw",
     "aborted": "This game was aborted.",
     "waiting": "Waiting for the {side} player{seat_note}: {doing}", "seat_note": " ({username})",
     "pick_target": "Click the enemy unit that {unit} fires at (Esc to choose another shooter).",
