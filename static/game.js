@@ -45,6 +45,7 @@ function connect() {
     wsTries = 0;
     setConn("live", "live");
     if (game.seq >= 0 && isPlayer()) send({ type: "legal" });
+    if (game.seq >= 0) chat.resync();   // a reconnect: the chat messages sent meanwhile
     clearInterval(pingTimer);
     pingTimer = setInterval(() => { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "ping" })); }, 25000);
   };
@@ -128,6 +129,7 @@ function onMessage(msg, t0) {
       }
       break;
     case "watchers": setWatchers(msg.count, msg.online); break;
+    case "chat": chat.receive(msg.message); break;
     case "ack":
       if (msg.of === "action" || msg.of === "undo") refreshUndo();
       break;
@@ -148,6 +150,7 @@ async function refreshSeats() {
   try {
     const g = await api(`/api/games/${encodeURIComponent(GID)}`);
     game.seats = g.seats; game.yourSides = g.your_sides; game.canUndo = !!g.can_undo;
+    chat.resync();   // a spectator who took a seat now reads the players' channel
     for (const side of ["union", "confederate"]) $(`seat-${side}`).textContent = g.seats[side] ? g.seats[side].username : "open seat";
     render(null, false);
   } catch (e) { /* keep going */ }
