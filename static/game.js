@@ -6,6 +6,7 @@ import { MapView, SIDE_NAME, counter, unitName } from "./map.js";
 import { BoardList } from "./board-list.js";
 import { Describer, typeOfUnit } from "./log.js";
 import { Chat } from "./chat.js";
+import { loadEvents } from "./history.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const GID = boot.game_id;
@@ -166,7 +167,8 @@ function refreshUndo() {
 
 async function loadHistory(upto) {
   try {
-    const out = await api(`/api/games/${encodeURIComponent(GID)}/events?after=0`);
+    const out = await loadEvents(GID, api);   // only what this browser has not kept
+    metrics.eventsReused = out.reused;
     for (const e of out.events) if (e.seq <= upto || !game.events.has(e.seq)) addEvent(e, true);
     renderLog();
   } catch (e) { notice("Could not load the game log: " + e.message); }
