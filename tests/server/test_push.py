@@ -74,9 +74,9 @@ async def test_the_waiting_badge_is_pushed_when_the_turn_passes(server):
         assert first_a["count"] == int(to_act == "union")
         for _ in range(2):
             to_act = await asyncio.to_thread(play_until_turn_passes, server.base, seats, gid, rng)
-            want_b, want_a = int(to_act == "confederate"), int(to_act == "union")
-            assert (await ws_until(me_b, lambda m: m["type"] == "waiting" and m["count"] == want_b))
-            assert (await ws_until(me_a, lambda m: m["type"] == "waiting" and m["count"] == want_a))
+            for ws, side in ((me_b, "confederate"), (me_a, "union")):
+                want = int(to_act == side)
+                await ws_until(ws, lambda m, want=want: m["type"] == "waiting" and m["count"] == want)
 
 
 async def test_the_user_socket_needs_a_login(server):
@@ -101,3 +101,20 @@ async def test_chat_and_badge_cross_processes(pg_url, make_server):
         to_act = await asyncio.to_thread(play_until_turn_passes, s1.base, seats, gid, random.Random(4))
         await ws_until(me_b, lambda m: m["type"] == "waiting" and m["count"] == int(to_act == "confederate"),
                        timeout=10)
+
+
+async def test_compressed_websockets_still_carry_every_message(db_url, make_server):
+    """WS_PER_MESSAGE_DEFLATE=true: permessage-deflate is negotiated, and the snapshot, the
+    events and the chat (each socket writing its own compressed copy) arrive as before."""
+    srv = make_server(db_url, ws_per_message_deflate="true")
+    a, b, gid = new_match(srv.base)
+    async with websockets.connect(f"{srv.ws_base}/ws/games/{gid}?token={b.token}", compression="deflate") as wb:
+        assert [e.name for e in wb.protocol.extensions] == ["permessage-deflate"]
+        snap = await ws_recv(wb)
+        assert snap["type"] == "snapshot"
+        sent = post_chat(a, gid, "players", "Squeezed")
+        assert (await ws_until(wb, lambda m: m["type"] == "chat"))["message"] == sent
+        mover = {"union": a, "confederate": b}[snap["to_act"]]
+        r = mover.act(gid, mover.legal(gid)["actions"][0])
+        m = await ws_until(wb, lambda m: m["type"] == "events")
+        assert m["events"] == r.json()["events"] and m["state"]
