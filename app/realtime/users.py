@@ -76,6 +76,18 @@ class UserSockets:
                 self.last.pop(uid, None)
 
 
+def answer(raw: str) -> str:
+    """The answer to a client message: "pong" to a ping; anything else is refused."""
+    try:
+        kind, echo, _ = protocol.envelope(raw)
+    except protocol.ProtocolError as exc:
+        return protocol.dump(protocol.ErrorMsg(status=exc.status, code=exc.code, detail=exc.detail))
+    if kind == "ping":
+        return protocol.dump(protocol.PongMsg(**echo))
+    return protocol.dump(protocol.ErrorMsg(status=422, code="invalid_request", of=kind, **echo,
+                                           detail="the user socket only answers ping"))
+
+
 async def user_socket(ws: WebSocket) -> None:
     """/ws/me: refused (4401) without a logged-in user; answers "ping" with "pong"."""
     ok, user = await authenticate(ws)
@@ -94,8 +106,7 @@ async def user_socket(ws: WebSocket) -> None:
             msg = await ws.receive()
             if msg["type"] == "websocket.disconnect":
                 break
-            if '"ping"' in (msg.get("text") or ""):
-                await ws.send_text(protocol.dump(protocol.PongMsg()))
+            await ws.send_text(answer(msg.get("text") or ""))
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:

@@ -79,6 +79,19 @@ async def test_the_waiting_badge_is_pushed_when_the_turn_passes(server):
                 await ws_until(ws, lambda m, want=want: m["type"] == "waiting" and m["count"] == want)
 
 
+async def test_the_user_socket_answers_ping_and_refuses_anything_else(server):
+    p = Player(server.base)
+    async with websockets.connect(f"{server.ws_base}/ws/me?token={p.token}") as ws:
+        assert (await ws_recv(ws))["type"] == "waiting"
+        await ws.send('{"type": "ping", "ref": 7}')
+        assert await ws_recv(ws) == {"type": "pong", "ref": 7}
+        await ws.send('{"type": "action"}')
+        m = await ws_recv(ws)
+        assert (m["type"], m["status"], m["detail"]) == ("error", 422, "the user socket only answers ping")
+        await ws.send("{")
+        assert (await ws_recv(ws))["status"] == 400
+
+
 async def test_the_user_socket_needs_a_login(server):
     async with websockets.connect(f"{server.ws_base}/ws/me") as ws:
         m = await ws_recv(ws)
