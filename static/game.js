@@ -8,6 +8,7 @@ import { Describer } from "./log.js";
 import { GameState } from "./game-state.js";
 import { WORDS, fill, part, phaseName, sideName, statusWords } from "./words.js";
 import { Chat } from "./chat.js";
+import { loadEvents } from "./history.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const GID = boot.game_id;
@@ -49,6 +50,7 @@ function connect() {
     wsTries = 0;
     setConn("live", "live");
     if (game.seq >= 0 && isPlayer()) send({ type: "legal" });
+    if (game.seq >= 0) chat.resync();   // a reconnect: the chat messages sent meanwhile
     clearInterval(pingTimer);
     pingTimer = setInterval(() => { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "ping" })); }, 25000);
   };
@@ -106,6 +108,7 @@ function onMessage(msg, t0) {
       if (game.applyLegal(msg)) { clearTimeout(legalTimer); render(t0, false); }
       break;
     case "watchers": setWatchers(msg.count, msg.online); break;
+    case "chat": chat.receive(msg.message); break;
     case "ack":
       if (msg.of === "action" || msg.of === "undo") refreshUndo();
       break;
@@ -126,6 +129,7 @@ async function refreshSeats() {
   try {
     const g = await api(`/api/games/${encodeURIComponent(GID)}`);
     game.seats = g.seats; game.yourSides = g.your_sides; game.canUndo = !!g.can_undo;
+    chat.resync();   // a spectator who took a seat now reads the players' channel
     for (const side of ["union", "confederate"]) $(`seat-${side}`).textContent = g.seats[side] ? g.seats[side].username : "open seat";
     render(null, false);
   } catch (e) { /* keep going */ }
@@ -141,7 +145,8 @@ function refreshUndo() {
 
 async function loadHistory(upto) {
   try {
-    const out = await api(`/api/games/${encodeURIComponent(GID)}/events?after=0`);
+    const out = await loadEvents(GID, api);   // only what this browser has not kept
+    metrics.eventsReused = out.reused;
     for (const e of out.events) game.addEvent(e);
     renderLog();
   } catch (e) { notice("Could not load the game log: " + e.message); }
