@@ -7,6 +7,7 @@ the environment.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -14,9 +15,9 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DataError as SqlDataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
 from . import __version__
 from .accounts.auth import Accounts
@@ -26,12 +27,14 @@ from .core.config import Settings
 from .core.errors import ApiError
 from .games.service import GameService
 from .http import api, chat, me, notices, pages, playbyturn
+from .http.assets import StaticAssets
+from .notices import waiting
 from .notices.mailer import Worker
 from .notices.outbox import Notices
 from .notices.pipeline import Notifier
 from .playbyturn import orders
 from .playbyturn.deadlines import Deadlines
-from .realtime import socket
+from .realtime import socket, users
 from .realtime.hub import Hub
 from .store.db import Database
 
@@ -63,6 +66,7 @@ def build_services(settings: Settings) -> Services:
     # in each append transaction: notices, and the clocks of by-turn games
     games.on_append = Notifier(notices_, games, hub, deadline_hook=deadlines.on_append).on_append
     games.automate = orders.automate  # forced moves in by-turn games
+    hub.users.badge = functools.partial(waiting.badge, db)  # pushed to the user sockets
     worker = Worker(db, settings, clock, notices_, deadlines, games=games, send=settings.mail_worker, timers=True)
     return Services(settings, db, clock, notices_, games, hub, Accounts(db, settings.secret_key, settings.session_days),
                     deadlines, worker, integrity.PeriodicCheck(db, settings.integrity_check_seconds))
@@ -120,12 +124,13 @@ def _install_error_handlers(app: FastAPI) -> None:
 
 
 def _install_routes(app: FastAPI) -> None:
-    for router in (api.router, socket.router, pages.router, chat.router, me.api, me.pages, playbyturn.api,
+    for router in (api.router, socket.router, users.router, pages.router, chat.router, me.api, me.pages, playbyturn.api,
                    playbyturn.pages, replay.router, disputes.router, notices.router, integrity.router,
                    notices.pages):
         app.include_router(router)
     app.add_middleware(socket.GameSocketMiddleware)
-    app.mount("/static", StaticFiles(directory=str(pages.STATIC_DIR)), name="static")
+    app.add_middleware(GZipMiddleware, minimum_size=512)  # HTML, JSON, JS, CSS, SVG; never websockets
+    app.mount("/static", StaticAssets(pages.assets()), name="static")
 
     @app.get("/", include_in_schema=False)
     def root():

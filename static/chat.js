@@ -1,53 +1,74 @@
 // Per-game chat: the players' channel for the two players, the spectators' channel for
-// everyone else. Polls the server (works with any number of server processes) and keeps
-// an unread mark per channel in this browser.
+// everyone else. The history is read once (and once more after a reconnect: what was
+// missed); new messages arrive on the game's websocket ("chat"). An unread mark per
+// channel is kept in this browser.
 import { api, el } from "./api.js";
+
+const WHO = {
+  players: "Between the two players; spectators cannot read it.",
+  spectators: "The spectators' chat; the players do not read it during the game.",
+};
 
 export class Chat {
   constructor(gid, opts) {
     this.gid = gid;
     this.opts = opts;
     this.last = 0;
+    this.ids = new Set();
     this.channel = null;
+    this.loaded = false;   // live messages wait until the history is in
+    this.early = [];
     this.list = document.getElementById("chat-list");
     this.form = document.getElementById("chat-form");
+    this.who = document.getElementById("chat-who");
     this.badge = document.getElementById("chat-unread");
     this.form.addEventListener("submit", (ev) => { ev.preventDefault(); this.post(); });
-    this.timer = null;
-    document.addEventListener("visibilitychange", () => { if (!document.hidden) this.poll(); });
-    setTimeout(() => this.start(), 0);
+    setTimeout(() => this.resync(), 0);
   }
 
   key() { return `hd-chat-read:${this.gid}:${this.channel}`; }
 
-  start() {
-    this.channel = this.opts.isPlayer() ? "players" : "spectators";
-    document.getElementById("chat-who").textContent = this.channel === "players"
-      ? "Between the two players; spectators cannot read it."
-      : "The spectators' chat; the players do not read it during the game.";
+  // the channel this page reads (a spectator who takes a seat switches), then what it missed
+  async resync() {
+    const want = this.opts.isPlayer() ? "players" : "spectators";
+    if (want !== this.channel) {
+      this.channel = want; this.last = 0; this.ids.clear(); this.list.replaceChildren();
+      this.showWho();
+    }
+    this.loaded = false;
+    try {
+      const out = await api(`/api/games/${encodeURIComponent(this.gid)}/chat?channel=${this.channel}&after=${this.last}`);
+      for (const m of out.messages) this.add(m);
+    } catch (e) {
+      // a refusal is said in words where the chat is (never as an error banner)
+      this.who.textContent = e.status === 403 ? `${e.message[0].toUpperCase()}${e.message.slice(1)}.` : "The chat could not be loaded; it will be tried again when the connection comes back.";
+    }
+    this.loaded = true;
+    const early = this.early; this.early = [];
+    for (const m of early) this.receive(m);
+  }
+
+  showWho() {
+    this.who.replaceChildren(WHO[this.channel]);
     if (!this.opts.user) {
       this.form.hidden = true;
-      document.getElementById("chat-who").textContent += " Log in to write.";
+      const next = location.pathname + location.search;
+      this.who.append(" ", el("a", { href: `/login?next=${encodeURIComponent(next)}`, id: "chat-login" }, "Log in to chat"), ".");
     }
-    this.poll();
+  }
+
+  // a "chat" message from the game's websocket
+  receive(m) {
+    if (!this.loaded) { this.early.push(m); return; }
+    if (m.channel === this.channel) this.add(m);
   }
 
   visible() { return !document.getElementById("tab-chat").hidden; }
 
-  async poll() {
-    clearTimeout(this.timer);
-    try {
-      const want = this.opts.isPlayer() ? "players" : "spectators";
-      if (want !== this.channel) { this.channel = want; this.last = 0; this.list.replaceChildren(); }
-      const out = await api(`/api/games/${encodeURIComponent(this.gid)}/chat?channel=${this.channel}&after=${this.last}`);
-      for (const m of out.messages) this.add(m);
-    } catch (e) { /* try again later */ }
-    this.timer = setTimeout(() => this.poll(), document.hidden ? 15000 : 3000);
-  }
-
   add(m) {
-    if (m.id <= this.last) return;
-    this.last = m.id;
+    if (this.ids.has(m.id)) return;  // own messages come back on the socket too
+    this.ids.add(m.id);
+    this.last = Math.max(this.last, m.id);
     const mine = this.opts.user && m.user === this.opts.user.username;
     this.list.append(el("li", { class: mine ? "mine" : "", "data-id": m.id },
       el("b", {}, m.user), " ", el("span", {}, m.body), el("time", { datetime: m.at }, " " + (m.at || "").slice(11, 16))));

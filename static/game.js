@@ -10,6 +10,7 @@ import { WORDS, fill, part, phaseName, sideName, statusWords } from "./words.js"
 import { Chat } from "./chat.js";
 import { drawControls, endPhaseQuestion, forcedAction, gameOverBanner, recruitLimits } from "./decisions.js";
 import { placeBoard, volleys } from "./battle-board.js";
+import { loadEvents } from "./history.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const GID = boot.game_id;
@@ -57,6 +58,7 @@ function connect() {
     wsTries = 0;
     setConn("live", "live");
     if (game.seq >= 0 && isPlayer()) send({ type: "legal" });
+    if (game.seq >= 0) chat.resync();   // a reconnect: the chat messages sent meanwhile
     clearInterval(pingTimer);
     pingTimer = setInterval(() => { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "ping" })); }, 25000);
   };
@@ -108,7 +110,7 @@ function onMessage(msg, t0) {
         if (isPlayer()) legalTimer = setTimeout(() => { if (game.legalSeq !== game.seq) send({ type: "legal" }); }, 500);
       }
       if (msg.events && msg.events.some((e) => e.type === "start" || e.type === "join")) refreshSeats();
-      if (msg.events && (game.drawOffer || msg.events.some((e) => AGREEMENT_EVENTS.has(e.type)))) refreshSeats();
+      if (msg.events && (game.drawOffer || msg.events.some((e) => AGREEMENT_EVENTS.has(e.type)))) refreshAgreements();
       if (msg.events) noticeSilentRecruitment(msg.events);
       // after an undo the page does not make the same forced decision again, so that a
       // further undo can go back past it
@@ -121,6 +123,7 @@ function onMessage(msg, t0) {
       if (game.applyLegal(msg)) { clearTimeout(legalTimer); render(t0, false); }
       break;
     case "watchers": setWatchers(msg.count, msg.online); break;
+    case "chat": chat.receive(msg.message); break;
     case "ack":
       if (msg.of === "action" || msg.of === "undo") refreshUndo();
       break;
@@ -143,12 +146,21 @@ async function refreshSeats() {
     const g = await api(`/api/games/${encodeURIComponent(GID)}`);
     game.seats = g.seats; game.yourSides = g.your_sides; game.canUndo = !!g.can_undo;
     game.drawOffer = g.draw_offer || null; game.rematch = g.rematch || null;
+    chat.resync();   // a spectator who took a seat now reads the players' channel
     for (const side of ["union", "confederate"]) $(`seat-${side}`).textContent = g.seats[side] ? g.seats[side].username : "open seat";
     render(null, false);
   } catch (e) { /* keep going */ }
 }
 // the events after which the draw offer or the rematch link may have changed
 const AGREEMENT_EVENTS = new Set(["offer_draw", "accept_draw", "decline_draw", "rematch"]);
+// the server says whether an offer is still open (it lapses when the offering side plays on)
+async function refreshAgreements() {
+  try {
+    const g = await api(`/api/games/${encodeURIComponent(GID)}`);
+    game.drawOffer = g.draw_offer || null; game.rematch = g.rematch || null;
+    render(null, false);
+  } catch (e) { /* the next change asks again */ }
+}
 
 // The engine ends a Recruitment Segment by itself when nothing can be recruited: say why,
 // so that a roll's points never vanish without a word.
@@ -172,7 +184,8 @@ function refreshUndo() {
 
 async function loadHistory(upto) {
   try {
-    const out = await api(`/api/games/${encodeURIComponent(GID)}/events?after=0`);
+    const out = await loadEvents(GID, api);   // only what this browser has not kept
+    metrics.eventsReused = out.reused;
     for (const e of out.events) game.addEvent(e);
     renderLog();
     if (game.state) renderActions();   // Abort or Resign depends on whether anyone has moved

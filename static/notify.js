@@ -12,20 +12,40 @@ function hours(sec) {
   return d ? `${d} d ${h} h left` : `${h} h ${m} min left`;
 }
 
-// ---- badge in the top bar
-async function badge() {
+// ---- badge in the top bar: pushed over the user socket /ws/me whenever one of my games
+// changes whose turn it is (no polling); read once more after marking notices read
+function showBadge(w) {
   const a = $("#notify-badge");
   if (!a) return;
-  try {
-    const w = await api("/api/me/waiting");
-    const n = a.querySelector(".badge");
-    n.textContent = String(w.count);
-    n.hidden = w.count === 0;
-    a.title = `${w.count} game(s) waiting for you, ${w.unread} unread notice(s)`;
-  } catch (e) { /* logged out */ }
+  const n = a.querySelector(".badge");
+  n.textContent = String(w.count);
+  n.hidden = w.count === 0;
+  a.title = `${w.count} game(s) waiting for you, ${w.unread} unread notice(s)`;
 }
-badge();
-setInterval(badge, 60000);
+
+async function badge() {
+  try { showBadge(await api("/api/me/waiting")); } catch (e) { /* logged out */ }
+}
+
+let userSocketTries = 0;
+function userSocket() {
+  if (!$("#notify-badge")) return;
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws/me`);
+  const ping = setInterval(() => { if (ws.readyState === 1) ws.send('{"type":"ping"}'); }, 25000);
+  ws.onopen = () => { userSocketTries = 0; };
+  ws.onmessage = (m) => {
+    let msg;
+    try { msg = JSON.parse(m.data); } catch (e) { return; }
+    if (msg.type === "waiting") showBadge(msg);
+  };
+  ws.onclose = (ev) => {
+    clearInterval(ping);
+    if (ev.code === 4401) return;   // logged out
+    setTimeout(userSocket, Math.min(30000, 1000 * 2 ** userSocketTries++) * (0.75 + Math.random() / 2));
+  };
+}
+userSocket();
 
 // ---- notices page
 const markRead = $("#mark-read");

@@ -225,7 +225,9 @@ class CommandCore:
             # after the commit, on a separate autocommit connection: a NOTIFY inside
             # the write transaction would make every commit slower (the hub also
             # sweeps for anything a lost notification would have announced)
-            self.notify(f"{game.id}:{new}:{self.proc_id}")
+            # the seated players ride along: other processes push their "waiting" badges
+            seated = ",".join(str(mutable[k]) for k in ("union_user_id", "confederate_user_id") if mutable[k])
+            self.notify(f"{game.id}:{new}:{self.proc_id}:{seated}")
         for k, v in values.items():
             setattr(game, k, v)
         return out

@@ -1,7 +1,6 @@
 """Per-game chat, stored with the game: one channel for the two players, one for
-spectators. Spectators never read the players' channel; while a game is being played the
-players do not read the spectators' channel either (no outside help); once it is over
-both are open to everyone.
+spectators (who reads and writes which: app.games.chat). A new message is also pushed to
+the game's sockets that may read it (a "chat" message, app.realtime.hub).
 
 GET  /api/games/{id}/chat?channel=players|spectators&after=N  -> {"messages": [...]}
 POST /api/games/{id}/chat {"channel", "body"}                  -> the stored message
@@ -17,13 +16,10 @@ from sqlalchemy import insert, select
 from ..accounts.auth import current_user, optional_user
 from ..core.clock import iso
 from ..core.errors import ApiError
+from ..games import chat as rules
 from ..models import CHAT_MAX_BODY, ChatMessage, User, table, utcnow
 
-CHANNELS = ("players", "spectators")
 MAX_BODY = CHAT_MAX_BODY
-
-
-
 
 T_CHAT = table(ChatMessage)
 router = APIRouter(prefix="/api", tags=["chat"])
@@ -42,22 +38,6 @@ def _seats(request: Request, gid: str) -> dict:
     return info
 
 
-def _is_player(info: dict, user: User | None) -> bool:
-    return user is not None and user.id in (info["union"], info["confederate"])
-
-
-def _may_read(info: dict, user: User | None, channel: str) -> str | None:
-    """None if allowed, else the reason."""
-    over = info["status"] not in ("open", "active")
-    if channel == "players":
-        if over or _is_player(info, user):
-            return None
-        return "the players' chat is for the two players (spectators have their own)"
-    if over or not _is_player(info, user):
-        return None
-    return "players do not read the spectators' chat while the game is on"
-
-
 def _out(row) -> dict:
     return {"id": row.id, "channel": row.channel, "user": row.username, "body": row.body,
             "at": iso(row.created_at)}
@@ -66,10 +46,10 @@ def _out(row) -> dict:
 @router.get("/games/{game_id}/chat")
 def read_chat(game_id: str, request: Request, channel: str = Query("players"),
               after: int = Query(0, ge=0), user: User | None = Depends(optional_user)):
-    if channel not in CHANNELS:
+    if channel not in rules.CHANNELS:
         raise ApiError(422, "channel must be players or spectators", "invalid_request")
     info = _seats(request, game_id)
-    why = _may_read(info, user, channel)
+    why = rules.why_not_read(info, info["status"], user.id if user else None, channel)
     if why:
         raise ApiError(403, why, "chat_forbidden")
     c = T_CHAT.c
@@ -82,11 +62,9 @@ def read_chat(game_id: str, request: Request, channel: str = Query("players"),
 @router.post("/games/{game_id}/chat", status_code=201)
 def post_chat(game_id: str, body: ChatIn, request: Request, user: User = Depends(current_user)):
     info = _seats(request, game_id)
-    player = _is_player(info, user)
-    if body.channel == "players" and not player:
-        raise ApiError(403, "only the two players write in the players' chat", "chat_forbidden")
-    if body.channel == "spectators" and player and info["status"] in ("open", "active"):
-        raise ApiError(403, "players write in the players' chat", "chat_forbidden")
+    why = rules.why_not_write(info, info["status"], user.id, body.channel)
+    if why:
+        raise ApiError(403, why, "chat_forbidden")
     text = body.body.strip()
     if not text:
         raise ApiError(422, "say something", "invalid_request")
@@ -96,4 +74,6 @@ def post_chat(game_id: str, body: ChatIn, request: Request, user: User = Depends
                                               username=user.username, body=text, created_at=now))
         s.commit()
         new_id = res.inserted_primary_key[0]
-    return {"id": new_id, "channel": body.channel, "user": user.username, "body": text, "at": iso(now)}
+    message = {"id": new_id, "channel": body.channel, "user": user.username, "body": text, "at": iso(now)}
+    request.app.state.hub.publish_chat_threadsafe(game_id, message, info)
+    return message

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Body, Depends, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import select, update
 
 from ..accounts.auth import current_user, get_accounts
 from ..core.clock import aware
 from ..core.errors import ApiError
 from ..models import User
-from ..notices import outbox
+from ..notices import outbox, waiting
 from ..notices.mailbody import render_mail
 from ..notices.outbox import Notices
 from ..playbyturn.deadlines import Deadlines
@@ -152,8 +152,7 @@ def waiting_games(conn, dl: Deadlines, user_id: int) -> list[dict]:
     c = T_GAMES.c
     rows = conn.execute(select(c.id, c.scenario, c.mode, c.to_act, c.updated_at, c.union_user_id,
                                c.confederate_user_id).where(
-        c.status == "active", or_(and_(c.to_act == "union", c.union_user_id == user_id),
-                                  and_(c.to_act == "confederate", c.confederate_user_id == user_id)))).all()
+        waiting.waits_for(user_id))).all()
     out = []
     for r in rows:
         clk = dl.clock_view(conn, r.id, user_id)

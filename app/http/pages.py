@@ -21,6 +21,7 @@ from rules_engine.map import load_scenario
 from ..accounts.auth import get_accounts
 from ..guard.names import safe_next
 from ..notices.words import words_data
+from .assets import Manifest
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC_DIR = ROOT / "static"
@@ -29,6 +30,15 @@ env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "templates"))
 # the game and replay pages render events with the server's sentences (a JSON data element)
 env.globals["game_words"] = words_data
 router = APIRouter(include_in_schema=False)
+
+
+@functools.cache
+def assets() -> Manifest:
+    """static/ under content-hashed names, read once per process."""
+    return Manifest(STATIC_DIR)
+
+
+env.globals["static_url"] = lambda name: assets().url(name)
 
 SIDE_NAMES = {"union": "Union", "confederate": "Confederate"}
 MODE_NAMES = {"live": "Live", "async": "By turn"}

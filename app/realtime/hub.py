@@ -14,11 +14,13 @@ import logging
 import threading
 import time
 
+from ..games import chat
 from ..games.records import Change, ws_frame
 from ..games.service import GameService
 from . import protocol
 from .channel import Channel, Subscriber, offer
 from .pg_fanout import PRESENCE_TTL, PostgresFanout
+from .users import UserSockets
 
 log = logging.getLogger("app.hub")
 
@@ -35,6 +37,7 @@ class Hub(PostgresFanout):
         self.remote: dict[str, dict[str, tuple[int, tuple[str, ...], float]]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self.loop_thread: int | None = None
+        self.users = UserSockets(service.call)
         self.init_fanout()
         service.on_change = self.publish_threadsafe
         service.wants = self.wants
@@ -78,6 +81,29 @@ class Hub(PostgresFanout):
         if ch is not None:
             self.seats[change.game_id] = change.seats
             ch.deliver(change)
+        self.users.game_changed(change.seats.values())
+
+    # ---------------------------------------------------------------- chat
+    def publish_chat_threadsafe(self, gid: str, message: dict, game: dict) -> None:
+        """A chat message was stored (`game`: its seats and status): push it to the sockets
+        of the game that may read it, here and (Postgres) in the other processes."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        loop.call_soon_threadsafe(self.deliver_chat, gid, message, game["status"])
+        if self.backend == "postgres":
+            loop.call_soon_threadsafe(self.announce_chat, gid, message, game["status"])
+
+    def deliver_chat(self, gid: str, message: dict, status: str) -> None:
+        ch = self.channels.get(gid)
+        if ch is None:
+            return
+        seats = self.seats.get(gid) or {}
+        text = protocol.dump(protocol.ChatMsg(game_id=gid, message=protocol.ChatLine(**message)))
+        frame = ws_frame(text)
+        for sub in list(ch.subs):
+            if chat.may_read(seats, status, sub.user_id, message["channel"]):
+                sub.put(text, frame)
 
     # ---------------------------------------------------------------- subscribe
     async def subscribe(self, gid: str, sub: Subscriber, seats: dict[str, int | None]) -> Channel:

@@ -11,6 +11,7 @@ readiness check (/api/ready) waits for it.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import threading
 import time
@@ -19,10 +20,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ..games.service import GameService
     from .channel import Channel
+    from .users import UserSockets
 
 log = logging.getLogger("app.hub")
 EVENTS_CHANNEL = "hd_events"
 PRESENCE_CHANNEL = "hd_presence"
+CHAT_CHANNEL = "hd_chat"
 PRESENCE_TTL = 75  # seconds a process's presence report counts without a heartbeat
 
 
@@ -32,6 +35,7 @@ class PostgresFanout:
     service: GameService
     dsn: str | None
     channels: dict[str, Channel]
+    users: UserSockets
     remote: dict[str, dict[str, tuple[int, tuple[str, ...], float]]]
     loop: asyncio.AbstractEventLoop | None
     loop_thread: int | None
@@ -71,6 +75,9 @@ class PostgresFanout:
     def broadcast_watchers(self, ch: Channel) -> None:
         raise NotImplementedError
 
+    def deliver_chat(self, gid: str, message: dict, status: str) -> None:
+        raise NotImplementedError
+
     def _pg_dsn(self) -> str:
         dsn = self.dsn or ""
         return dsn.replace("postgresql+psycopg://", "postgresql://", 1)
@@ -100,6 +107,7 @@ class PostgresFanout:
                 async with await psycopg.AsyncConnection.connect(self._pg_dsn(), autocommit=True) as conn:
                     await conn.execute(f"LISTEN {EVENTS_CHANNEL}")
                     await conn.execute(f"LISTEN {PRESENCE_CHANNEL}")
+                    await conn.execute(f"LISTEN {CHAT_CHANNEL}")
                     self.listening.set()
                     # ask the other processes who watches what, and catch up anything
                     # committed while we were not listening
@@ -175,14 +183,28 @@ class PostgresFanout:
                 if seq is not None and ch.delivered is not None and seq > ch.delivered:
                     ch.request_fill(seq)
 
+    def announce_chat(self, gid: str, message: dict, status: str) -> None:
+        """Tell the other processes of a chat message (in UTF-8 the whole of it fits in the
+        8000 bytes of a notification: its body is at most 500 characters)."""
+        payload = json.dumps({"proc": self.service.proc_id, "game_id": gid, "status": status, "message": message},
+                             ensure_ascii=False)
+        asyncio.get_running_loop().create_task(self._pg_notify(CHAT_CHANNEL, payload))
+
     def _on_notify(self, channel: str, payload: str) -> None:
         if channel == EVENTS_CHANNEL:
-            gid, seq, proc = payload.split(":")
+            # game:seq:proc:seated user ids (a process of an older version sends no ids)
+            gid, seq, proc, *seated = payload.split(":")
             if proc == self.service.proc_id:
                 return
             ch = self.channels.get(gid)
             if ch is not None and ch.delivered is not None and int(seq) > ch.delivered:
                 ch.request_fill(int(seq))
+            if seated:
+                self.users.game_changed(int(uid) for uid in seated[0].split(",") if uid)
+        elif channel == CHAT_CHANNEL:
+            msg = json.loads(payload)
+            if msg["proc"] != self.service.proc_id:
+                self.deliver_chat(msg["game_id"], msg["message"], msg["status"])
         elif channel == PRESENCE_CHANNEL:
             parts = payload.split(":")
             if parts[0] == "?":

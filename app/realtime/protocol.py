@@ -1,6 +1,7 @@
-"""The game websocket's messages as pydantic models: one discriminated union (on "type")
-for each direction. docs/api.md publishes their JSON Schema (`python -m
-app.realtime.protocol` prints it; a test checks the two agree).
+"""The websockets' messages (the game socket's, and "waiting" on the user socket /ws/me)
+as pydantic models: one discriminated union (on "type") for each direction. docs/api.md
+publishes their JSON Schema (`python -m app.realtime.protocol` prints it; a test checks
+the two agree).
 
 Server messages on the hot path (the snapshot on connect, the events and legal actions
 after every change) are built as plain JSON (Change serialises each change once for all
@@ -181,13 +182,36 @@ class ErrorMsg(_ServerMessage):
     ref: Any = None
 
 
+class ChatLine(_ServerMessage):
+    id: int
+    channel: Literal["players", "spectators"]
+    user: str
+    body: str
+    at: str
+
+
+class ChatMsg(_ServerMessage):
+    """A new chat message, sent only to the sockets that may read its channel."""
+    type: Literal["chat"] = "chat"
+    game_id: str
+    message: ChatLine
+
+
+class WaitingMsg(_ServerMessage):
+    """The user socket (/ws/me): on connect, then whenever it changes."""
+    type: Literal["waiting"] = "waiting"
+    count: int = Field(description="games in which it is the user's turn")
+    unread: int = Field(description="unread notices")
+
+
 class PongMsg(_ServerMessage):
     type: Literal["pong"] = "pong"
     action_id: Any = None
     ref: Any = None
 
 
-ServerMessage = Annotated[SnapshotMsg | EventsMsg | LegalActionsMsg | WatchersMsg | AckMsg | ErrorMsg | PongMsg,
+ServerMessage = Annotated[SnapshotMsg | EventsMsg | LegalActionsMsg | WatchersMsg | AckMsg | ErrorMsg | PongMsg
+                          | ChatMsg | WaitingMsg,
                           Field(discriminator="type")]
 SERVER_MESSAGES = TypeAdapter(ServerMessage)
 

@@ -104,7 +104,7 @@ async def _writer(ws: WebSocket, sub: Subscriber) -> None:
                 pass
 
 
-async def _authenticate(ws: WebSocket) -> tuple[bool, Any]:
+async def authenticate(ws: WebSocket) -> tuple[bool, Any]:
     """(accepted, user): a bearer token in ?token= or, from our own pages, the session
     cookie. A bad token is refused (the socket is accepted, told why and closed)."""
     svc, accounts = ws.app.state.games, ws.app.state.accounts
@@ -144,7 +144,7 @@ async def game_socket(ws: WebSocket):
     """/ws/games/{game_id} (a plain Starlette route: no dependency machinery per socket)."""
     game_id = ws.path_params["game_id"]
     svc = ws.app.state.games
-    ok, user = await _authenticate(ws)
+    ok, user = await authenticate(ws)
     if not ok:
         return
     ok, after = await _after_param(ws)

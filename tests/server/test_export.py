@@ -101,4 +101,4 @@ def test_viewer_opens_an_exported_file_without_an_account(server):
     assert not out["verified"] and any(f"seq {roll['seq']}" in p for p in out["problems"])
     assert httpx.post(f"{server.base}/api/replay/file", content=b"{}").status_code == 422
     page = httpx.get(f"{server.base}/replay")
-    assert page.status_code == 200 and "/static/replay.js" in page.text
+    assert page.status_code == 200 and "/static/replay." in page.text

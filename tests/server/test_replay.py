@@ -103,7 +103,7 @@ def test_who_may_replay(server):
     body = httpx.get(server.base + url).json()                             # over: everyone, seed revealed
     assert body["game"]["seed"] and body["game"]["status"] == "finished"
     page = httpx.get(f"{server.base}/games/{gid}/replay")
-    assert page.status_code == 200 and "/static/replay.js" in page.text
+    assert page.status_code == 200 and "/static/replay." in page.text
     assert httpx.get(f"{server.base}/api/games/nosuchgame/replay").status_code == 404
 
 
