@@ -22,13 +22,14 @@ class CombatRules(GameCore):
 
     def _battle_boxes(self) -> list[str]:
         """Boxes where a battle must be fought this segment (contained ports may wait)."""
+        if "A5.0" not in self.options:          # only A5.0 garrisons fight where no enemy is
+            return [box for box in self._contested_boxes() if box not in self.contained]
         return [box for box in self.occupied_boxes() if box not in self.contained and self._battle_due(box)]
 
     def _battle_due(self, box: str) -> bool:
         """5.0: units of both sides share the box, or (A5.0) a garrison meets an invasion."""
-        units, uids = self.units, self.at[box]
-        first = units[uids[0]].side
-        return any(units[u].side != first for u in uids) or self._garrison_for(box, uids) is not None
+        return ((box in self._held["union"] and box in self._held["confederate"])
+                or self._garrison_for(box, self.at[box]) is not None)
 
     def _garrison_for(self, box: str, uids: list[str]) -> str | None:
         """A5.0: a Confederate port Recruitment City fights a naval invasion with its

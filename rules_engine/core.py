@@ -32,6 +32,8 @@ class GameCore:
     _recording: bool                  # False while replaying: events are not kept again
     events: list[dict[str, Any]]
     _legal: list[dict[str, Any]] | None     # legal_actions() of this position, once asked
+    # the legal list a set of action keys was built for, and the set (Game._is_legal)
+    _legal_keys: tuple[list[dict[str, Any]], set[frozenset[tuple[str, Any]]]] | None
     _reverted: bool                   # a cavalry hold lapsed during this action (8.0)
     _undo_floor: int
 
@@ -50,6 +52,8 @@ class GameCore:
     at: dict[str, list[str]]          # box -> unit ids there, sorted
     _on_map: dict[str, int]           # side -> units counting against the Army Maximum
     _occupied: set[str]               # boxes holding any unit
+    _held: dict[str, set[str]]        # side -> boxes holding some unit of that side
+    _side_n: dict[str, dict[str, int]]    # side -> box -> how many of its units are there
     _amax: dict[str, int]             # Army Maximum cache, cleared on control changes
     _by_type: dict[tuple[str, str], list[str]]
 
@@ -157,9 +161,13 @@ class GameCore:
         u = self.units[uid]
         old = u.loc
         counted = not u.foreign                 # A8.4: foreign units never count (7.1)
+        side_n = self._side_n[u.side]
         if old in self.at:
             self.at[old].remove(uid)
             self._on_map[u.side] -= counted
+            side_n[old] -= 1
+            if not side_n[old]:
+                self._held[u.side].discard(old)
             if not self.at[old]:
                 self._occupied.discard(old)
         u.loc = loc
@@ -167,6 +175,8 @@ class GameCore:
             self._on_map[u.side] += counted
             bisect.insort(self.at[loc], uid)
             self._occupied.add(loc)
+            side_n[loc] += 1
+            self._held[u.side].add(loc)
         if old in self.at:
             self._check_vacated(old, u.side)
 
@@ -185,12 +195,18 @@ class GameCore:
         return sorted(self._occupied)
 
     def _has(self, box: str, side: str) -> bool:
-        units = self.units
-        return any(units[u].side == side for u in self.at[box])
+        return self._side_n[side][box] > 0
 
     def _enemy_in(self, box: str, side: str) -> bool:
-        units = self.units
-        return any(units[u].side != side for u in self.at[box])
+        return len(self.at[box]) > self._side_n[side][box]
+
+    def _enemy_boxes(self, side: str) -> set[str]:
+        """Boxes holding a unit of the other side: the index itself, not to be changed."""
+        return self._held[other(side)]
+
+    def _contested_boxes(self) -> list[str]:
+        """5.0: boxes where units of both sides meet, sorted."""
+        return sorted(self._held["union"] & self._held["confederate"])
 
     def _side_units(self, box: str, side: str) -> list[Unit]:
         units = self.units

@@ -66,6 +66,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self._recording = True
         self.events = []
         self._legal = None
+        self._legal_keys = None
         self._reverted = False
         self._undo_floor = 0
         self._index_map()
@@ -75,6 +76,8 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self.at = {b: [] for b in self.map.boxes}
         self._on_map = {s: 0 for s in SIDES}
         self._occupied = set()
+        self._held = {s: set() for s in SIDES}
+        self._side_n = {s: dict.fromkeys(self.map.boxes, 0) for s in SIDES}
         self._amax = {}
         self._by_type = {}
         for uid in sorted(self.units):
@@ -126,10 +129,23 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
     # ------------------------------------------------------------------ public API
     def legal_actions(self) -> list[dict[str, Any]]:
         """Every decision open now, each shaped as one of the ``Action`` TypedDicts
-        (typed as plain dicts so that callers may keep treating them as JSON)."""
+        (typed as plain dicts so that callers may keep treating them as JSON).
+
+        The list is worked out once per position and handed out as it is: callers
+        read it and must not change it or its actions (copy first to shuffle)."""
         if self._legal is None:
             self._legal = [] if self.result is not None else self._phase_legal()
-        return [_copy_action(a) for a in self._legal]
+        return self._legal
+
+    def _is_legal(self, action: Mapping[str, Any]) -> bool:
+        """``action in legal_actions()``, by a hashed lookup built once per position."""
+        legal = self.legal_actions()
+        if self._legal_keys is None or self._legal_keys[0] is not legal:
+            self._legal_keys = (legal, {_action_key(a) for a in legal})
+        try:
+            return _action_key(action) in self._legal_keys[1]
+        except TypeError:                 # unhashable values: nothing legal holds them
+            return False
 
     def apply(self, action: Action | dict[str, Any]) -> list[dict[str, Any]]:
         """Check the action against legal_actions() and carry it out. Plain dicts are
@@ -139,9 +155,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
             raise IllegalAction("The game is over.")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction('An action is a JSON object with a "type", e.g. {"type": "roll_marches"}.')
-        if self._legal is None:
-            self._legal = self._phase_legal()
-        if action not in self._legal:
+        if not self._is_legal(action):
             raise IllegalAction(self.explain(action))
         start = len(self.events)
         side_before = self.to_act
@@ -286,6 +300,14 @@ def _copy_action(action: Mapping[str, Any]) -> dict[str, Any]:
         copied["path"] = list(copied["path"])
         copied["by"] = list(copied["by"])
     return copied
+
+
+def _action_key(action: Mapping[str, Any]) -> frozenset[tuple[str, Any]]:
+    """A hashable key equal for two actions exactly when the dicts are equal: a list
+    becomes a tuple tagged with ``list`` (no action value is ever a tuple), so a list
+    never matches a tuple, as in dict equality. Raises TypeError for values that
+    cannot be hashed (nested lists, dicts), which no legal action holds."""
+    return frozenset((k, (list, tuple(v)) if isinstance(v, list) else v) for k, v in action.items())
 
 
 def _kwargs_ok(fn: Any, action: Mapping[str, Any]) -> bool:

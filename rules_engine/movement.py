@@ -5,18 +5,46 @@ A March activates one box (4.0) or moves one unit by sea (4.6, 4.7). During an
 activated March each unit that was in the box may move once or entrench."""
 from __future__ import annotations
 
+import functools
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from .core import GameCore
-from .map import Line
+from .data import SIDES
+from .map import Line, load_map
 from .state import Unit
 
 POTOMAC = "Potomac"
-RAIL_ONLY = frozenset({"rail"})
 KENTUCKY_OPENS_TURN = 6          # 4.12: the Union 01/02 1862 Player Turn
 FIRST_1861_TURN = 1
 TWO_MARCHES = "No unit may take part in more than two Marches in a turn (4.0)."
 MUST_STOP = "A unit entering a box containing enemy units must stop there (4.0)."
+
+
+KIND_BITS = {"road": 1, "rail": 2, "river": 4}
+RAIL_BIT = KIND_BITS["rail"]
+
+
+def line_usable(side: str, line: Line) -> bool:
+    """4.2, asked for every step of every path: kept a bare test for speed."""
+    return not (side == "confederate" and line.river == POTOMAC)
+
+
+@functools.cache
+def kinds_of(mask: int) -> frozenset[str]:
+    """The line kinds a mask of ``KIND_BITS`` holds."""
+    return frozenset(kind for kind, bit in KIND_BITS.items() if mask & bit)
+
+
+@functools.cache
+def march_steps(version: int) -> dict[str, dict[str, tuple[tuple[str, Line, str, int], ...]]]:
+    """side -> box -> (neighbour, line, line kind, kind bit) for every line of the
+    version's map the side may march along (4.2), in the map's neighbour order."""
+    board = load_map(version)
+    return {side: {box: tuple((nxt, line, line.kind, KIND_BITS[line.kind])
+                              for nxt, line in board.neighbours(box) if line_usable(side, line))
+                   for box in board.boxes}
+            for side in SIDES}
 
 
 class MovementRules(GameCore):
@@ -25,9 +53,14 @@ class MovementRules(GameCore):
         acts: list[dict[str, Any]] = []
         if self.active is not None:
             enemy = self._enemy_boxes(self.side)
+            # the units of one box, side and type (and jump made or not) share their paths
+            paths_of: dict[tuple[str, bool], list[tuple[list[str], list[str]]]] = {}
             for u in self._march_units_here():
                 if self._move_refusal(u) is None:
-                    for path, by in self._paths(u, enemy):
+                    key = (u.type, u.jumped)
+                    if key not in paths_of:
+                        paths_of[key] = self._paths(u, enemy)
+                    for path, by in paths_of[key]:
                         acts.append({"type": "move", "unit": u.id, "path": path, "by": by})
                 if self._entrench_refusal(u) is None:
                     acts.append({"type": "entrench", "unit": u.id})
@@ -101,8 +134,7 @@ class MovementRules(GameCore):
         return False
 
     def _line_usable(self, side: str, line: Line) -> bool:
-        """4.2, asked for every step of every path: kept a bare test for speed."""
-        return not (side == "confederate" and line.river == POTOMAC)
+        return line_usable(side, line)
 
     def _line_refusal(self, side: str, line: Line) -> str | None:
         if self._line_usable(side, line):
@@ -131,7 +163,7 @@ class MovementRules(GameCore):
     def _cav_like(self, u: Unit) -> bool:
         return u.is_cav or (u.type == "CI" and "4.8" in self.options)     # 4.8
 
-    def _distance_refusal(self, u: Unit, kinds: set[str], all_friendly_rail: bool, steps: int) -> str | None:
+    def _distance_refusal(self, u: Unit, kinds: AbstractSet[str], all_friendly_rail: bool, steps: int) -> str | None:
         """Why ``steps`` boxes along these kinds of line are too far for one March; None if not."""
         if steps <= self._max_steps(u, kinds, all_friendly_rail):
             return None
@@ -144,7 +176,7 @@ class MovementRules(GameCore):
                     "railroad joins two boxes you control (4.0).")
         return "That is farther than the unit may move in one March (Movement Chart, 4.0)."
 
-    def _max_steps(self, u: Unit, kinds: set[str], all_friendly_rail: bool) -> int:
+    def _max_steps(self, u: Unit, kinds: AbstractSet[str], all_friendly_rail: bool) -> int:
         """Movement Chart: how many boxes one March may cover along these kinds."""
         if "river" in kinds:
             if len(kinds) > 1:
@@ -167,49 +199,44 @@ class MovementRules(GameCore):
         The fast path of ``_why_path``: the same checks, each by the same function, but
         made once per step while the paths grow (``_max_steps`` is the distance part of
         ``_distance_refusal``; ``_closed_boxes`` is ``_entry_refusal`` for Kentucky, the
-        only boxes it closes)."""
+        only boxes it closes; ``march_steps`` leaves out the lines ``_line_usable``
+        closes). Line kinds are bits of a mask while the paths grow."""
         side, start = u.side, u.loc
         out: list[tuple[list[str], list[str]]] = []
-        neighbours = self.map.neighbours
+        steps = march_steps(self.engine_version)[side]
         if enemy is None:
             enemy = self._enemy_boxes(side)
         closed = self._closed_boxes(side)
-        limits: dict[tuple[frozenset, bool], int] = {}
+        limits: dict[int, int] = {}
 
-        def limit(kinds: frozenset, friendly_rail: bool) -> int:
-            key = (kinds, friendly_rail)
+        def limit(mask: int, friendly_rail: bool) -> int:
+            key = 2 * mask + friendly_rail
             if key not in limits:
-                limits[key] = self._max_steps(u, set(kinds), friendly_rail)
+                limits[key] = self._max_steps(u, kinds_of(mask), friendly_rail)
             return limits[key]
 
-        def extend(cur: str, path: list[str], by: list[str], lines: list, friendly: bool) -> None:
+        def extend(cur: str, path: list[str], by: list[str], lines: list, mask: int, friendly: bool) -> None:
             n = len(path) + 1
-            for nxt, line in neighbours(cur):
-                if nxt == start or nxt in closed or nxt in path or not self._line_usable(side, line):
+            for nxt, line, kind, bit in steps[cur]:
+                if nxt == start or nxt in closed or nxt in path:
                     continue
-                kind = line.kind
-                kinds = frozenset(by + [kind])
-                fr = friendly and (kind != "rail" or self._friendly_rail(side, cur, nxt))
-                if n > limit(kinds, fr and kinds == RAIL_ONLY):
+                kinds = mask | bit
+                fr = friendly and (bit != RAIL_BIT or self._friendly_rail(side, cur, nxt))
+                if n > limit(kinds, fr and kinds == RAIL_BIT):
                     continue
                 new_path, new_by = path + [nxt], by + [kind]
-                enemy_here = nxt in enemy
                 jump = n == 2 and path[0] in enemy
                 if jump and self._jump_refusal(u, path[0], lines + [line], nxt) is not None:
                     continue
                 out.append((new_path, new_by))
-                if enemy_here:
+                if nxt in enemy:
                     if n == 1 and not u.jumped:
-                        extend(nxt, new_path, new_by, lines + [line], fr)   # try jumping on
+                        extend(nxt, new_path, new_by, lines + [line], kinds, fr)   # try jumping on
                 elif n < 3 and not jump:
-                    extend(nxt, new_path, new_by, lines + [line], fr)
+                    extend(nxt, new_path, new_by, lines + [line], kinds, fr)
 
-        extend(start, [], [], [], True)
+        extend(start, [], [], [], 0, True)
         return out
-
-    def _enemy_boxes(self, side: str) -> set[str]:
-        units, at = self.units, self.at
-        return {box for box in self._occupied if any(units[x].side != side for x in at[box])}
 
     def _closed_boxes(self, side: str) -> frozenset[str]:
         """Boxes this side may not enter now (4.11, 4.12 Kentucky)."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from . import calendar
 from .core import GameCore
-from .data import pieces, unit_type
+from .data import other, pieces, unit_type
 from .state import Unit
 
 # 11.3: Army Maximum difference (Union minus Confederate) at the end of 03 (March):
@@ -197,18 +197,18 @@ class TurnRules(GameCore):
         """8.0: a box with a unit of the side at the end of its Combat Segment is its."""
         units = self.units
         captured = []
-        for box in self.occupied_boxes():
-            mine = [units[u] for u in self.at[box] if units[u].side == side]
-            if not mine or len(mine) != len(self.at[box]):
-                continue                       # a box shared with the enemy (A4.0) stays as it was
+        # a box shared with the enemy (A4.0) stays as it was
+        for box in sorted(self._held[side] - self._held[other(side)]):
             color = self.map.boxes[box].color
             was = self.controller(box)
             if color == side:
+                if box not in self.control and box not in self.cav_only:
+                    continue                   # held all along: nothing to change or tell
                 self.control.pop(box, None)
                 self.cav_only.discard(box)
             else:
                 self.control[box] = side
-                if all(u.is_cav for u in mine):
+                if all(units[u].is_cav for u in self.at[box]):
                     if was != side or box in self.cav_only:
                         self.cav_only.add(box)
                 else:
