@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .actions import LegalActions
 from .data import other
 from .map import Line, Map
 from .state import Unit
@@ -31,9 +32,7 @@ class GameCore:
     _dice: DieSource
     _recording: bool                  # False while replaying: events are not kept again
     events: list[dict[str, Any]]
-    _legal: list[dict[str, Any]] | None     # legal_actions() of this position, once asked
-    # the legal list a set of action keys was built for, and the set (Game._is_legal)
-    _legal_keys: tuple[list[dict[str, Any]], set[frozenset[tuple[str, Any]]]] | None
+    _legal: LegalActions | None       # legal_actions() of this position, once asked
     _reverted: bool                   # a cavalry hold lapsed during this action (8.0)
     _undo_floor: int
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import calendar
-from .actions import Action
+from .actions import Action, LegalActions
 from .advanced import AdvancedRules
 from .combat import CombatRules
 from .core import DieSource
@@ -66,7 +66,6 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self._recording = True
         self.events = []
         self._legal = None
-        self._legal_keys = None
         self._reverted = False
         self._undo_floor = 0
         self._index_map()
@@ -134,18 +133,8 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         The list is worked out once per position and handed out as it is: callers
         read it and must not change it or its actions (copy first to shuffle)."""
         if self._legal is None:
-            self._legal = [] if self.result is not None else self._phase_legal()
+            self._legal = LegalActions([] if self.result is not None else self._phase_legal())
         return self._legal
-
-    def _is_legal(self, action: Mapping[str, Any]) -> bool:
-        """``action in legal_actions()``, by a hashed lookup built once per position."""
-        legal = self.legal_actions()
-        if self._legal_keys is None or self._legal_keys[0] is not legal:
-            self._legal_keys = (legal, {_action_key(a) for a in legal})
-        try:
-            return _action_key(action) in self._legal_keys[1]
-        except TypeError:                 # unhashable values: nothing legal holds them
-            return False
 
     def apply(self, action: Action | dict[str, Any]) -> list[dict[str, Any]]:
         """Check the action against legal_actions() and carry it out. Plain dicts are
@@ -155,7 +144,9 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
             raise IllegalAction("The game is over.")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction('An action is a JSON object with a "type", e.g. {"type": "roll_marches"}.')
-        if not self._is_legal(action):
+        if self._legal is None:
+            self._legal = LegalActions(self._phase_legal())
+        if not self._legal.holds(action):
             raise IllegalAction(self.explain(action))
         start = len(self.events)
         side_before = self.to_act
@@ -300,14 +291,6 @@ def _copy_action(action: Mapping[str, Any]) -> dict[str, Any]:
         copied["path"] = list(copied["path"])
         copied["by"] = list(copied["by"])
     return copied
-
-
-def _action_key(action: Mapping[str, Any]) -> frozenset[tuple[str, Any]]:
-    """A hashable key equal for two actions exactly when the dicts are equal: a list
-    becomes a tuple tagged with ``list`` (no action value is ever a tuple), so a list
-    never matches a tuple, as in dict equality. Raises TypeError for values that
-    cannot be hashed (nested lists, dicts), which no legal action holds."""
-    return frozenset((k, (list, tuple(v)) if isinstance(v, list) else v) for k, v in action.items())
 
 
 def _kwargs_ok(fn: Any, action: Mapping[str, Any]) -> bool:
