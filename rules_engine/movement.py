@@ -114,7 +114,7 @@ class MovementRules(GameCore):
     def _activatable_boxes(self) -> list[str]:
         """The boxes ``_why_activate`` accepts; asked only while Marches are left, where
         it comes down to ``_box_can_march``."""
-        return [box for box in self.occupied_boxes() if self._box_can_march(box)]
+        return [box for box in sorted(self._held[self.side]) if self._box_can_march(box)]
 
     def _box_can_march(self, box: str) -> bool:
         """4.0: some unit of the moving side there may still move somewhere or entrench."""
@@ -207,13 +207,7 @@ class MovementRules(GameCore):
         if enemy is None:
             enemy = self._enemy_boxes(side)
         closed = self._closed_boxes(side)
-        limits: dict[int, int] = {}
-
-        def limit(mask: int, friendly_rail: bool) -> int:
-            key = 2 * mask + friendly_rail
-            if key not in limits:
-                limits[key] = self._max_steps(u, kinds_of(mask), friendly_rail)
-            return limits[key]
+        limits: dict[int, int] = {}      # 2 * kinds mask + all friendly rail -> max steps
 
         def extend(cur: str, path: list[str], by: list[str], lines: list, mask: int, friendly: bool) -> None:
             n = len(path) + 1
@@ -222,7 +216,11 @@ class MovementRules(GameCore):
                     continue
                 kinds = mask | bit
                 fr = friendly and (bit != RAIL_BIT or self._friendly_rail(side, cur, nxt))
-                if n > limit(kinds, fr and kinds == RAIL_BIT):
+                key = 2 * kinds + (fr and kinds == RAIL_BIT)
+                most = limits.get(key)
+                if most is None:
+                    most = limits[key] = self._max_steps(u, kinds_of(kinds), key & 1 == 1)
+                if n > most:
                     continue
                 new_path, new_by = path + [nxt], by + [kind]
                 jump = n == 2 and path[0] in enemy
@@ -276,8 +274,10 @@ class MovementRules(GameCore):
             return self._foreign_sea_actions() if self.intervention else []
         acts: list[dict[str, Any]] = []
         goals: dict[bool, list[str]] = {}
+        held = self._held["union"]
         for port in self._ports:
-            acts += self._sea_actions_from(port, goals)
+            if port in held:
+                acts += self._sea_actions_from(port, goals)
         return acts
 
     def _sea_actions_from(self, port: str, goals: dict[bool, list[str]]) -> list[dict[str, Any]]:
