@@ -9,7 +9,8 @@ Replay = rules_engine.replay(header, events) of the finished game (no legality c
 json.loads = parsing the same games' events from JSON text, the floor a replay of a
 stored log cannot beat; the ratio says how many times that floor the replay takes.
 
-The machine may be shared: each figure is timed ``--repeat`` times and the best is
+The machine may be shared: times are the process's CPU time (one core's work, not
+the waits for a busy core), each figure is timed ``--repeat`` times and the best is
 kept. ``--engine PATH`` benchmarks the ``rules_engine`` package found under PATH
 (e.g. an export of an older commit), so a before/after pair can be timed in turn in
 the same window. The load average is printed with the figures.
@@ -38,27 +39,27 @@ def play_games(engine: Any, scenario: str, n_games: int) -> tuple[list[Any], int
     games, decisions, seconds = [], 0, 0.0
     for i in range(n_games):
         g = engine.new_game(scenario=scenario, options=[], seed=f"bench-{i}")
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         while g.result is None:
             g.apply(rng.choice(g.legal_actions()))
             decisions += 1
-        seconds += time.perf_counter() - t0
+        seconds += time.process_time() - t0
         games.append(g)
     return games, decisions, seconds
 
 
 def time_replays(engine: Any, games: list[Any]) -> float:
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for g in games:
         engine.replay(g.header, g.events)
-    return time.perf_counter() - t0
+    return time.process_time() - t0
 
 
 def time_json_loads(texts: list[str]) -> float:
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for text in texts:
         json.loads(text)
-    return time.perf_counter() - t0
+    return time.process_time() - t0
 
 
 def main() -> None:

@@ -54,6 +54,7 @@ class GameCore:
     _held: dict[str, set[str]]        # side -> boxes holding some unit of that side
     _side_n: dict[str, dict[str, int]]    # side -> box -> how many of its units are there
     _amax: dict[str, int]             # Army Maximum cache, cleared on control changes
+    _by_control: dict[tuple[str, Any], Any]  # other facts that follow from control, cleared with it
     _by_type: dict[tuple[str, str], list[str]]
 
     # --- the state proper (serialised by Game.state())
@@ -131,6 +132,15 @@ class GameCore:
 
     def _control_changed(self) -> None:
         self._amax.clear()
+        self._by_control.clear()
+
+    def _controlled(self, side: str) -> frozenset[str]:
+        """The boxes the side controls now (worked out again after a change of control)."""
+        found = self._by_control.get(("boxes", side))
+        if found is None:
+            found = self._by_control["boxes", side] = frozenset(
+                b for b in self._default_owner if self.controller(b) == side)
+        return found
 
     def units_on_map(self, side: str) -> int:
         """Units in play that count against the Army Maximum (7.1; not A8.4 foreign units)."""

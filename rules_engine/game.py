@@ -78,6 +78,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self._held = {s: set() for s in SIDES}
         self._side_n = {s: dict.fromkeys(self.map.boxes, 0) for s in SIDES}
         self._amax = {}
+        self._by_control = {}
         self._by_type = {}
         for uid in sorted(self.units):
             u = self.units[uid]

@@ -123,15 +123,14 @@ class MovementRules(GameCore):
             u = self.units[uid]
             if u.side != side or u.m >= 2:
                 continue
-            if self._entrench_refusal(u) is None or (self._move_refusal(u) is None and self._any_exit(u)):
+            if (self._move_refusal(u) is None and self._any_exit(u)) or self._entrench_refusal(u) is None:
                 return True
         return False
 
     def _any_exit(self, u: Unit) -> bool:
-        for nxt, line in self.map.neighbours(u.loc):
-            if self._line_usable(u.side, line) and self._may_enter(u.side, nxt):
-                return True
-        return False
+        """Some line the unit may use leads to a box it may enter (see ``_paths``)."""
+        closed = self._closed_boxes(u.side)
+        return any(step[0] not in closed for step in march_steps(self.engine_version)[u.side][u.loc])
 
     def _line_usable(self, side: str, line: Line) -> bool:
         return line_usable(side, line)
@@ -158,7 +157,8 @@ class MovementRules(GameCore):
         return None
 
     def _friendly_rail(self, side: str, a: str, b: str) -> bool:
-        return self.controller(a) == side and self.controller(b) == side
+        owned = self._controlled(side)
+        return a in owned and b in owned
 
     def _cav_like(self, u: Unit) -> bool:
         return u.is_cav or (u.type == "CI" and "4.8" in self.options)     # 4.8
@@ -293,11 +293,18 @@ class MovementRules(GameCore):
             for invasion, kind in ((False, "sea_move"), (True, "invade")):
                 if self._sea_unit_refusal(u, invasion) is None:
                     if invasion not in goals:
-                        goals[invasion] = [to for to in self._ports
-                                           if self._sea_goal_refusal(to, invasion) is None]
+                        goals[invasion] = self._sea_goals(invasion)
                     acts += [{"type": kind, "unit": uid, "to": to} for to in goals[invasion]
                              if invasion or to != port]
         return acts
+
+    def _sea_goals(self, invasion: bool) -> list[str]:
+        """The ports ``_sea_goal_refusal`` accepts: they follow from control alone."""
+        found = self._by_control.get(("sea goals", invasion))
+        if found is None:
+            found = self._by_control["sea goals", invasion] = [
+                to for to in self._ports if self._sea_goal_refusal(to, invasion) is None]
+        return found
 
     def _sea_unit_refusal(self, u: Unit, invasion: bool) -> str | None:
         """Why this Union unit may not sail (4.6) or invade (4.7) now, wherever to."""
