@@ -462,14 +462,16 @@ class CombatRules(GameCore):
         for uid in self._current_battle["participants"]:
             u = self.units[uid]
             if u.type == "CD":
-                u.red, u.fought = False, True       # A5.0: one battle a turn
+                u.red, u.fought = False, True       # A5.0: one battle a turn (see _garrisons)
                 continue
             u.fought = True
+            self._flag(u)
         breakout = self._current_battle.get("breakout")
         if breakout:                               # A4.0: the break-out used a March
             for u in self._side_units(self._current_battle["box"], "union"):
                 u.m = max(u.m, 1)
                 u.fought = False
+                self._flag(u)
         self.battle = None
         if self.leaders:
             self._catch_lone_leaders()

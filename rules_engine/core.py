@@ -56,6 +56,8 @@ class GameCore:
     _amax: dict[str, int]             # Army Maximum cache, cleared on control changes
     _by_control: dict[tuple[str, Any], Any]  # other facts that follow from control, cleared with it
     _by_type: dict[tuple[str, str], list[str]]
+    _flagged: set[str]                # units whose per-turn flags may be set (see _flag)
+    _forts: frozenset[str]            # boxes whose units are always entrenched (4.3)
 
     # --- the state proper (serialised by Game.state())
     scenario: dict[str, Any]
@@ -231,6 +233,11 @@ class GameCore:
         if u.loc not in self.at:
             return f"{unit} is not on the map."
         return u
+
+    def _flag(self, u: Unit) -> None:
+        """Called wherever a per-turn flag of the unit is set: the next Player Turn
+        clears the flags of these units only, not of every unit on the map."""
+        self._flagged.add(u.id)
 
     def _pick_off_map(self, side: str, type_: str, loc: str) -> str | None:
         """Lowest-numbered piece of a type in the pool/stock/draft, or None."""

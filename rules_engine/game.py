@@ -80,6 +80,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self._amax = {}
         self._by_control = {}
         self._by_type = {}
+        self._flagged = set()
         for uid in sorted(self.units):
             u = self.units[uid]
             self._by_type.setdefault((u.side, u.type), []).append(uid)
@@ -115,6 +116,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         boxes = self.map.boxes
         self._ports = [b for b, box in boxes.items() if box.port]
         self._cities = frozenset(b for b, box in boxes.items() if box.recruitment_city)
+        self._forts = frozenset(b for b, box in boxes.items() if box.fort)
         self._default_owner = {b: (None if box.color == "neutral" else box.color)
                                for b, box in boxes.items()}
         self._kentucky = frozenset(b for b, box in boxes.items() if box.color == "neutral")

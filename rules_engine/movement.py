@@ -375,6 +375,7 @@ class MovementRules(GameCore):
         u = self.units[unit]
         origin = u.loc
         boxes = [origin] + path
+        self._flag(u)
         if any(self._enemy_in(b, u.side) for b in path[:-1]):
             u.jumped = True
         u.m += 1
@@ -405,6 +406,7 @@ class MovementRules(GameCore):
 
     def _do_entrench(self, unit: str) -> None:
         u = self.units[unit]
+        self._flag(u)
         u.m += 1
         if self.map.boxes[u.loc].recruitment_city or u.dig:
             u.ent, u.dig = True, False
@@ -426,6 +428,7 @@ class MovementRules(GameCore):
         self.active, self.march_units = None, []
         self._spend_march()
         u = self.units[unit]
+        self._flag(u)
         u.m += 1
         u.moved, u.sea, u.ent, u.dig = True, True, False, False
         u.frm, u.river = "sea", invasion          # 5.34: invasions attack across a river

@@ -162,6 +162,7 @@ def _load_state(g: Game, st: dict[str, Any]) -> None:
         for slot in Unit.__slots__:
             if slot != "loc":
                 setattr(loaded, slot, getattr(u, slot))
+        g._flag(loaded)                    # it may come with per-turn flags set
     g.turn, g.side, g.phase = st["turn"], st["side"], st["phase"]
     g.marches, g.invasion, g.active = st["marches"], st["invasion"], st["active"]
     g.march_units = list(st["march_units"])

@@ -97,14 +97,18 @@ class TurnRules(GameCore):
 
     def _start_player_turn(self, side: str) -> None:
         self.side = side
-        units, boxes = self.units, self.map.boxes
-        for box in self._occupied:                          # off-map pieces are always clear
-            fort = boxes[box].fort
-            for uid in self.at[box]:
-                u = units[uid]
+        units, at = self.units, self.at
+        off_map = set()
+        for uid in self._flagged:
+            u = units[uid]
+            if u.loc in at:
                 u.clear_turn_flags()
-                if fort:
-                    u.ent = True                                     # 4.3 permanent entrenchment
+            else:
+                off_map.add(uid)                # cleared once back on the map, as ever
+        self._flagged = off_map
+        for box in self._forts & self._occupied:
+            for uid in at[box]:
+                units[uid].ent = True                                # 4.3 permanent entrenchment
         for gid in self._garrisons:
             units[gid].fought = False                                # A5.0 garrisons
         self.leader_moves, self.sea_trips = {}, []                   # A8.2
@@ -321,6 +325,7 @@ class TurnRules(GameCore):
         for flag in ("red", "ent", "dig", "m", "moved", "jumped", "sea", "frm", "river", "fought"):
             setattr(new, flag, getattr(old, flag))
         new.prom = True
+        self._flag(new)
         box = old.loc
         self._place(new_id, box)
         old.red = old.ent = False
@@ -444,6 +449,7 @@ class TurnRules(GameCore):
             self.active, self.march_units = None, []
             self._spend_march()
             u.m += 1                     # recovering counts as one of its two Marches
+            self._flag(u)
         else:
             self._current_recruit["points"] -= 1
         self._note("refitted", unit=unit)
