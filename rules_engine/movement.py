@@ -114,22 +114,25 @@ class MovementRules(GameCore):
     def _activatable_boxes(self) -> list[str]:
         """The boxes ``_why_activate`` accepts; asked only while Marches are left, where
         it comes down to ``_box_can_march``."""
-        return [box for box in sorted(self._held[self.side]) if self._box_can_march(box)]
+        closed = self._closed_boxes(self.side)
+        return [box for box in sorted(self._held[self.side]) if self._box_can_march(box, closed)]
 
-    def _box_can_march(self, box: str) -> bool:
-        """4.0: some unit of the moving side there may still move somewhere or entrench."""
+    def _box_can_march(self, box: str, closed: frozenset[str] | None = None) -> bool:
+        """4.0: some unit of the moving side there may still move somewhere or entrench.
+        ``closed``: ``_closed_boxes`` of the moving side, when the caller has it."""
         side = self.side
+        if closed is None:
+            closed = self._closed_boxes(side)
         for uid in self.at[box]:
             u = self.units[uid]
             if u.side != side or u.m >= 2:
                 continue
-            if (self._move_refusal(u) is None and self._any_exit(u)) or self._entrench_refusal(u) is None:
+            if (self._move_refusal(u) is None and self._any_exit(u, closed)) or self._entrench_refusal(u) is None:
                 return True
         return False
 
-    def _any_exit(self, u: Unit) -> bool:
+    def _any_exit(self, u: Unit, closed: frozenset[str]) -> bool:
         """Some line the unit may use leads to a box it may enter (see ``_paths``)."""
-        closed = self._closed_boxes(u.side)
         return any(step[0] not in closed for step in march_steps(self.engine_version)[u.side][u.loc])
 
     def _line_usable(self, side: str, line: Line) -> bool:

@@ -204,10 +204,10 @@ class TurnRules(GameCore):
         # a box shared with the enemy (A4.0) stays as it was
         for box in sorted(self._held[side] - self._held[other(side)]):
             color = self.map.boxes[box].color
+            if color == side and box not in self.control and box not in self.cav_only:
+                continue                       # held all along: nothing to change or tell
             was = self.controller(box)
             if color == side:
-                if box not in self.control and box not in self.cav_only:
-                    continue                   # held all along: nothing to change or tell
                 self.control.pop(box, None)
                 self.cav_only.discard(box)
             else:
@@ -292,7 +292,7 @@ class TurnRules(GameCore):
         if self.promotions <= 0:
             return []
         units, side = self.units, self.side
-        return [uid for box in self.occupied_boxes() for uid in self.at[box]
+        return [uid for box in sorted(self._held[side]) for uid in self.at[box]
                 if units[uid].side == side and self._promotable(units[uid], in_battle=False)]
 
     def _any_segment_promotable(self) -> bool:
@@ -300,7 +300,7 @@ class TurnRules(GameCore):
             return False
         units, side = self.units, self.side
         return any(units[uid].side == side and self._promotable(units[uid], in_battle=False)
-                   for box in self._occupied for uid in self.at[box])
+                   for box in self._held[side] for uid in self.at[box])
 
     def _do_promote(self, unit: str) -> None:
         new = self._promote(unit)
@@ -422,7 +422,7 @@ class TurnRules(GameCore):
         if "5.71" not in self.options:
             return []
         units, side = self.units, self.side
-        return [uid for box in self.occupied_boxes() for uid in self.at[box]
+        return [uid for box in sorted(self._held[side]) for uid in self.at[box]
                 if units[uid].side == side and self._refit_refusal(units[uid]) is None]
 
     def _refit_refusal(self, u: Unit) -> str | None:
