@@ -47,6 +47,13 @@ def march_steps(version: int) -> dict[str, dict[str, tuple[tuple[str, Line, str,
             for side in SIDES}
 
 
+@functools.cache
+def march_exits(version: int, side: str, closed: frozenset[str]) -> frozenset[str]:
+    """The boxes with a line the side may march along to a box not ``closed``."""
+    return frozenset(box for box, steps in march_steps(version)[side].items()
+                     if any(step[0] not in closed for step in steps))
+
+
 class MovementRules(GameCore):
     # ------------------------------------------------------------------ legal
     def _movement_legal(self) -> list[dict[str, Any]]:
@@ -133,7 +140,7 @@ class MovementRules(GameCore):
 
     def _any_exit(self, u: Unit, closed: frozenset[str]) -> bool:
         """Some line the unit may use leads to a box it may enter (see ``_paths``)."""
-        return any(step[0] not in closed for step in march_steps(self.engine_version)[u.side][u.loc])
+        return u.loc in march_exits(self.engine_version, u.side, closed)
 
     def _line_usable(self, side: str, line: Line) -> bool:
         return line_usable(side, line)
@@ -210,6 +217,7 @@ class MovementRules(GameCore):
         if enemy is None:
             enemy = self._enemy_boxes(side)
         closed = self._closed_boxes(side)
+        owned = self._controlled(side)   # a friendly railroad joins two of these (_friendly_rail)
         limits: dict[int, int] = {}      # 2 * kinds mask + all friendly rail -> max steps
 
         def extend(cur: str, path: list[str], by: list[str], lines: list, mask: int, friendly: bool) -> None:
@@ -218,7 +226,7 @@ class MovementRules(GameCore):
                 if nxt == start or nxt in closed or nxt in path:
                     continue
                 kinds = mask | bit
-                fr = friendly and (bit != RAIL_BIT or self._friendly_rail(side, cur, nxt))
+                fr = friendly and (bit != RAIL_BIT or (cur in owned and nxt in owned))
                 key = 2 * kinds + (fr and kinds == RAIL_BIT)
                 most = limits.get(key)
                 if most is None:
