@@ -47,6 +47,32 @@ def march_steps(version: int) -> dict[str, dict[str, tuple[tuple[str, Line, str,
             for side in SIDES}
 
 
+MarchNode = tuple[int, str, str, Line, int, tuple[str, ...], tuple[str, ...], int]
+
+
+@functools.cache
+def march_tree(version: int, side: str, start: str) -> tuple[MarchNode, ...]:
+    """Every simple path of one to three steps from ``start`` along lines the side may
+    use, in depth-first order, each as (steps, last box, box before it, last line,
+    its kind bit, boxes, line kinds, index after the paths that extend it): a March
+    walks it, skipping the paths below one that is closed to the unit."""
+    steps = march_steps(version)[side]
+    nodes: list[list] = []
+
+    def grow(cur: str, path: tuple[str, ...], by: tuple[str, ...]) -> None:
+        for nxt, line, kind, bit in steps[cur]:
+            if nxt == start or nxt in path:
+                continue
+            here = len(nodes)
+            nodes.append([len(path) + 1, nxt, cur, line, bit, path + (nxt,), by + (kind,), 0])
+            if len(path) < 2:
+                grow(nxt, path + (nxt,), by + (kind,))
+            nodes[here][-1] = len(nodes)
+
+    grow(start, (), ())
+    return tuple(tuple(node) for node in nodes)
+
+
 @functools.cache
 def march_exits(version: int, side: str, closed: frozenset[str]) -> frozenset[str]:
     """The boxes with a line the side may march along to a box not ``closed``."""
@@ -213,38 +239,40 @@ class MovementRules(GameCore):
         closes). Line kinds are bits of a mask while the paths grow."""
         side, start = u.side, u.loc
         out: list[tuple[list[str], list[str]]] = []
-        steps = march_steps(self.engine_version)[side]
         if enemy is None:
             enemy = self._enemy_boxes(side)
         closed = self._closed_boxes(side)
         owned = self._controlled(side)   # a friendly railroad joins two of these (_friendly_rail)
         limits: dict[int, int] = {}      # 2 * kinds mask + all friendly rail -> max steps
-
-        def extend(cur: str, path: list[str], by: list[str], lines: list, mask: int, friendly: bool) -> None:
-            n = len(path) + 1
-            for nxt, line, kind, bit in steps[cur]:
-                if nxt == start or nxt in closed or nxt in path:
+        masks, friendly = [0, 0, 0], [True, True, True]   # of the path taken to each depth
+        first_line: Line | None = None   # the line of the path's first step
+        nodes = march_tree(self.engine_version, side, start)
+        i, total = 0, len(nodes)
+        while i < total:
+            n, nxt, cur, line, bit, path, by, subtree_end = nodes[i]
+            here, i = i, subtree_end         # unless the path goes on below
+            if nxt in closed:
+                continue
+            kinds = masks[n - 1] | bit
+            fr = friendly[n - 1] and (bit != RAIL_BIT or (cur in owned and nxt in owned))
+            key = 2 * kinds + (fr and kinds == RAIL_BIT)
+            most = limits.get(key)
+            if most is None:
+                most = limits[key] = self._max_steps(u, kinds_of(kinds), key & 1 == 1)
+            if n > most:
+                continue
+            jump = n == 2 and path[0] in enemy
+            if jump:
+                assert first_line is not None   # a second step follows a first one
+                if self._jump_refusal(u, path[0], [first_line, line], nxt) is not None:
                     continue
-                kinds = mask | bit
-                fr = friendly and (bit != RAIL_BIT or (cur in owned and nxt in owned))
-                key = 2 * kinds + (fr and kinds == RAIL_BIT)
-                most = limits.get(key)
-                if most is None:
-                    most = limits[key] = self._max_steps(u, kinds_of(kinds), key & 1 == 1)
-                if n > most:
-                    continue
-                new_path, new_by = path + [nxt], by + [kind]
-                jump = n == 2 and path[0] in enemy
-                if jump and self._jump_refusal(u, path[0], lines + [line], nxt) is not None:
-                    continue
-                out.append((new_path, new_by))
-                if nxt in enemy:
-                    if n == 1 and not u.jumped:
-                        extend(nxt, new_path, new_by, lines + [line], kinds, fr)   # try jumping on
-                elif n < 3 and not jump:
-                    extend(nxt, new_path, new_by, lines + [line], kinds, fr)
-
-        extend(start, [], [], [], 0, True)
+            out.append((list(path), list(by)))
+            # a unit stops in an enemy box, but may try jumping on from the first (4.4, 4.5)
+            if (n == 1 and not u.jumped) if nxt in enemy else (n < 3 and not jump):
+                masks[n], friendly[n] = kinds, fr
+                if n == 1:
+                    first_line = line
+                i = here + 1
         return out
 
     def _closed_boxes(self, side: str) -> frozenset[str]:
