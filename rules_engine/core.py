@@ -57,6 +57,11 @@ class GameCore:
     _by_control: dict[tuple[str, Any], Any]  # other facts that follow from control, cleared with it
     _by_type: dict[tuple[str, str], list[str]]
     _flagged: set[str]                # units whose per-turn flags may be set (see _flag)
+    # box -> whether a March could start there (_box_can_march), forgotten for a box
+    # when a piece enters or leaves it or a unit there is flagged, and all at once when
+    # anything else it depends on changes (the key: side, turn, Kentucky, containment)
+    _can_march: dict[str, bool]
+    _can_march_key: tuple[Any, ...]
     _forts: frozenset[str]            # boxes whose units are always entrenched (4.3)
 
     # --- the state proper (serialised by Game.state())
@@ -171,6 +176,8 @@ class GameCore:
         """Move a piece anywhere (box, pool, stock, draft), keeping the box index."""
         u = self.units[uid]
         old = u.loc
+        self._can_march.pop(old, None)
+        self._can_march.pop(loc, None)
         counted = not u.foreign                 # A8.4: foreign units never count (7.1)
         side_n = self._side_n[u.side]
         if old in self.at:
@@ -238,6 +245,7 @@ class GameCore:
         """Called wherever a per-turn flag of the unit is set: the next Player Turn
         clears the flags of these units only, not of every unit on the map."""
         self._flagged.add(u.id)
+        self._can_march.pop(u.loc, None)
 
     def _pick_off_map(self, side: str, type_: str, loc: str) -> str | None:
         """Lowest-numbered piece of a type in the pool/stock/draft, or None."""

@@ -81,6 +81,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self._by_control = {}
         self._by_type = {}
         self._flagged = set()
+        self._can_march, self._can_march_key = {}, ()
         for uid in sorted(self.units):
             u = self.units[uid]
             self._by_type.setdefault((u.side, u.type), []).append(uid)

@@ -147,8 +147,18 @@ class MovementRules(GameCore):
     def _activatable_boxes(self) -> list[str]:
         """The boxes ``_why_activate`` accepts; asked only while Marches are left, where
         it comes down to ``_box_can_march``."""
-        closed = self._closed_boxes(self.side)
-        return [box for box in sorted(self._held[self.side]) if self._box_can_march(box, closed)]
+        key = (self.side, self.turn, self.ky_entered, tuple(self.contained))
+        if key != self._can_march_key:
+            self._can_march, self._can_march_key = {}, key
+        known, closed = self._can_march, self._closed_boxes(self.side)
+        boxes = []
+        for box in sorted(self._held[self.side]):
+            can = known.get(box)
+            if can is None:
+                can = known[box] = self._box_can_march(box, closed)
+            if can:
+                boxes.append(box)
+        return boxes
 
     def _box_can_march(self, box: str, closed: frozenset[str] | None = None) -> bool:
         """4.0: some unit of the moving side there may still move somewhere or entrench.

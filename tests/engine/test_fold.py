@@ -19,6 +19,7 @@ from rules_engine.options import IMPLEMENTED
 
 RULE_OPTIONS = sorted(o for o in IMPLEMENTED if not o.startswith("11.3"))
 SNAPSHOT_EVERY = 61            # actions between two positions recorded in play
+CHECK_EVERY = 5                # actions between two checks of the indexes
 FOLDS_PER_GAME = 4             # of which about this many (and the last) are folded to
 TURN_FLAGS = ("m", "moved", "jumped", "sea", "dig", "frm", "river", "fought", "prom")
 
@@ -64,6 +65,14 @@ def check_indexes(g) -> None:
     for side in SIDES:
         owned = {b for b in g.map.boxes if g.controller(b) == side}
         assert g._controlled(side) == owned
+    check_march_memory(g)
+
+
+def check_march_memory(g) -> None:
+    """What the engine remembers of the boxes a March could start from is still true."""
+    if g._can_march_key == (g.side, g.turn, g.ky_entered, tuple(g.contained)):
+        for box, can in g._can_march.items():
+            assert g._box_can_march(box) == can, f"a March from {box} is remembered wrongly"
 
 
 def play_with_snapshots(engine, scenario, options, seed):
@@ -76,8 +85,10 @@ def play_with_snapshots(engine, scenario, options, seed):
     while g.result is None:
         g.apply(bot.choose(g))
         actions += 1
-        if actions % SNAPSHOT_EVERY == 0:
+        check_march_memory(g)
+        if actions % CHECK_EVERY == 0:
             check_indexes(g)
+        if actions % SNAPSHOT_EVERY == 0:
             snapshots.append((len(g.events), position(g)))
         assert actions < 20_000
     check_indexes(g)
