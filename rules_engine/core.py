@@ -62,6 +62,12 @@ class GameCore:
     # anything else it depends on changes (the key: side, turn, Kentucky, containment)
     _can_march: dict[str, bool]
     _can_march_key: tuple[Any, ...]
+    _placed: dict[str, int]           # side -> how many times a piece of it was placed
+    _control_epoch: int               # how many times control changed
+    # (box, unit type, jumped) -> the unit's March paths (_paths), while the token (side,
+    # turn, Kentucky, enemy pieces placed, control epoch) says nothing they depend on moved
+    _paths_memo: dict[tuple[str, str, bool], list[tuple[list[str], list[str]]]]
+    _paths_token: tuple[Any, ...]
     _forts: frozenset[str]            # boxes whose units are always entrenched (4.3)
 
     # --- the state proper (serialised by Game.state())
@@ -140,6 +146,7 @@ class GameCore:
     def _control_changed(self) -> None:
         self._amax.clear()
         self._by_control.clear()
+        self._control_epoch += 1
 
     def _controlled(self, side: str) -> frozenset[str]:
         """The boxes the side controls now (worked out again after a change of control)."""
@@ -178,6 +185,7 @@ class GameCore:
         old = u.loc
         self._can_march.pop(old, None)
         self._can_march.pop(loc, None)
+        self._placed[u.side] += 1
         counted = not u.foreign                 # A8.4: foreign units never count (7.1)
         side_n = self._side_n[u.side]
         if old in self.at:

@@ -82,6 +82,9 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self._by_type = {}
         self._flagged = set()
         self._can_march, self._can_march_key = {}, ()
+        self._placed = {s: 0 for s in SIDES}
+        self._control_epoch = 0
+        self._paths_memo, self._paths_token = {}, ()
         for uid in sorted(self.units):
             u = self.units[uid]
             self._by_type.setdefault((u.side, u.type), []).append(uid)

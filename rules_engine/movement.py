@@ -10,7 +10,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from .core import GameCore
-from .data import SIDES
+from .data import SIDES, other
 from .map import Line, load_map
 from .state import Unit
 
@@ -85,14 +85,13 @@ class MovementRules(GameCore):
     def _movement_legal(self) -> list[dict[str, Any]]:
         acts: list[dict[str, Any]] = []
         if self.active is not None:
-            enemy = self._enemy_boxes(self.side)
-            # the units of one box, side and type (and jump made or not) share their paths
-            paths_of: dict[tuple[str, bool], list[tuple[list[str], list[str]]]] = {}
+            paths_of = self._paths_memory()
             for u in self._march_units_here():
                 if self._move_refusal(u) is None:
-                    key = (u.type, u.jumped)
+                    # the units of one box, side and type (and jump made or not) share their paths
+                    key = (u.loc, u.type, u.jumped)
                     if key not in paths_of:
-                        paths_of[key] = self._paths(u, enemy)
+                        paths_of[key] = self._paths(u)
                     for path, by in paths_of[key]:
                         acts.append({"type": "move", "unit": u.id, "path": path, "by": by})
                 if self._entrench_refusal(u) is None:
@@ -109,6 +108,17 @@ class MovementRules(GameCore):
             acts.extend(self._breakout_legal())                                     # A4.0
         acts.append({"type": "end_movement"})
         return acts
+
+    def _paths_memory(self) -> dict[tuple[str, str, bool], list[tuple[list[str], list[str]]]]:
+        """The paths worked out for the moving side's units, kept from one decision to
+        the next while nothing they depend on changes: the moving side's own moves
+        change none of it; an enemy piece placed, a change of control, a new turn or
+        Kentucky opening does (see ``_paths``)."""
+        side = self.side
+        token = (side, self.turn, self.ky_entered, self._placed[other(side)], self._control_epoch)
+        if token != self._paths_token:
+            self._paths_memo, self._paths_token = {}, token
+        return self._paths_memo
 
     def _march_units_here(self) -> list[Unit]:
         units = self.units

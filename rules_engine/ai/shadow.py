@@ -22,6 +22,8 @@ from ..state import Unit
 _SHARED = frozenset(("map", "scenario", "header", "options", "engine_version", "_legal",
                      "_ports", "_cities", "_default_owner", "_kentucky", "_a_kentucky_box",
                      "_shields", "_union_objectives", "_by_type", "_garrisons"))
+# Memories of facts worked out from the position: an empty one is always right.
+_MEMORIES = frozenset(("_paths_memo",))
 
 
 class SampledDice:
@@ -98,6 +100,8 @@ def clone(game: Game, dice: Any) -> Game:
             state[key] = dice
         elif key == "events":
             state[key] = []
+        elif key in _MEMORIES:
+            state[key] = {}               # worked out again when needed: cheaper than a copy
         elif key == "units":
             state[key] = {uid: _copy_unit(u) for uid, u in value.items()}
         elif key == "at":

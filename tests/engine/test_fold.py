@@ -69,10 +69,17 @@ def check_indexes(g) -> None:
 
 
 def check_march_memory(g) -> None:
-    """What the engine remembers of the boxes a March could start from is still true."""
+    """What the engine remembers of the boxes a March could start from, and of the
+    paths of a March, is still true."""
     if g._can_march_key == (g.side, g.turn, g.ky_entered, tuple(g.contained)):
         for box, can in g._can_march.items():
             assert g._box_can_march(box) == can, f"a March from {box} is remembered wrongly"
+    if g._paths_memory() is g._paths_memo:
+        for (box, type_, jumped), paths in g._paths_memo.items():
+            unit = next((u for u in g.units.values() if u.loc == box and u.type == type_
+                         and u.jumped == jumped and u.side == g.side), None)
+            if unit is not None:
+                assert g._paths(unit) == paths, f"the paths from {box} are remembered wrongly"
 
 
 def play_with_snapshots(engine, scenario, options, seed):
