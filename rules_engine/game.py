@@ -232,8 +232,8 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self._legal = None
 
     def _execute(self, action: Mapping[str, Any]) -> None:
-        handler = getattr(self, "_do_" + action["type"])
-        args = {k: v for k, v in action.items() if k != "type"}
+        args = dict(action)
+        handler = getattr(self, "_do_" + args.pop("type"))
         handler(**args)
         self._advance()
 
