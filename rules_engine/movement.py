@@ -345,11 +345,13 @@ class MovementRules(GameCore):
         once, in ``goals``; the one test that depends on the port is the first of
         ``_sea_dest_refusal``."""
         acts: list[dict[str, Any]] = []
+        # without a 6 for Marches _sea_unit_refusal refuses every invasion (4.7)
+        kinds = ((False, "sea_move"), (True, "invade")) if self.invasion else ((False, "sea_move"),)
         for uid in self.at[port]:
             u = self.units[uid]
             if u.side != "union":
                 continue
-            for invasion, kind in ((False, "sea_move"), (True, "invade")):
+            for invasion, kind in kinds:
                 if self._sea_unit_refusal(u, invasion) is None:
                     if invasion not in goals:
                         goals[invasion] = self._sea_goals(invasion)
