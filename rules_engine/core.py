@@ -55,7 +55,7 @@ class GameCore:
     _side_n: dict[str, dict[str, int]]    # side -> box -> how many of its units are there
     _amax: dict[str, int]             # Army Maximum cache, cleared on control changes
     _by_control: dict[tuple[str, Any], Any]  # other facts that follow from control, cleared with it
-    _by_type: dict[tuple[str, str], list[str]]
+    _pieces_at: dict[tuple[str, str, str], set[str]]   # (side, type, location) -> the pieces there
     _flagged: set[str]                # units whose per-turn flags may be set (see _flag)
     # box -> whether a March could start there (_box_can_march), forgotten for a box
     # when a piece enters or leaves it or a unit there is flagged, and all at once when
@@ -186,6 +186,8 @@ class GameCore:
         self._can_march.pop(old, None)
         self._can_march.pop(loc, None)
         self._placed[u.side] += 1
+        self._pieces_at[u.side, u.type, old].discard(uid)
+        self._pieces_at.setdefault((u.side, u.type, loc), set()).add(uid)
         counted = not u.foreign                 # A8.4: foreign units never count (7.1)
         side_n = self._side_n[u.side]
         if old in self.at:
@@ -257,11 +259,8 @@ class GameCore:
 
     def _pick_off_map(self, side: str, type_: str, loc: str) -> str | None:
         """Lowest-numbered piece of a type in the pool/stock/draft, or None."""
-        units = self.units
-        for uid in self._by_type[side, type_]:
-            if units[uid].loc == loc:
-                return uid
-        return None
+        there = self._pieces_at.get((side, type_, loc))
+        return min(there) if there else None
 
     if TYPE_CHECKING:
         # What each rules mixin offers the others. Only the type checker reads these

@@ -79,15 +79,14 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self._side_n = {s: dict.fromkeys(self.map.boxes, 0) for s in SIDES}
         self._amax = {}
         self._by_control = {}
-        self._by_type = {}
+        self._pieces_at = {}
         self._flagged = set()
         self._can_march, self._can_march_key = {}, ()
         self._placed = {s: 0 for s in SIDES}
         self._control_epoch = 0
         self._paths_memo, self._paths_token = {}, ()
-        for uid in sorted(self.units):
-            u = self.units[uid]
-            self._by_type.setdefault((u.side, u.type), []).append(uid)
+        for uid, u in self.units.items():
+            self._pieces_at.setdefault((u.side, u.type, u.loc), set()).add(uid)
         self.scenario = load_scenario(header["scenario"], self.engine_version)
         self.turn = 1
         self.side = "union"

@@ -156,7 +156,7 @@ def _place_spec(g: Game, side: str, box: str, spec: str) -> None:
 def _load_state(g: Game, st: dict[str, Any]) -> None:
     for d in st["units"]:
         u = Unit.from_dict(d)
-        g.units[u.id].loc = "stock"
+        g._place(u.id, "stock")            # from wherever the counter mix keeps it
         g._place(u.id, u.loc)
         loaded = g.units[u.id]
         for slot in Unit.__slots__:

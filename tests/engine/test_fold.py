@@ -59,6 +59,10 @@ def check_indexes(g) -> None:
         assert g._held[side] == set(counted)
         assert {b: n for b, n in g._side_n[side].items() if n} == dict(counted)
     assert g._occupied == {b for b, uids in g.at.items() if uids}
+    where: dict = {}
+    for uid, u in g.units.items():
+        where.setdefault((u.side, u.type, u.loc), set()).add(uid)
+    assert {k: v for k, v in g._pieces_at.items() if v} == where
     for u in g.units.values():
         if u.loc in g.at and u.id not in g._flagged:
             assert not any(getattr(u, f) for f in TURN_FLAGS), f"{u.id} has turn flags nobody will clear"
