@@ -154,14 +154,14 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
             self._legal = LegalActions(self._phase_legal())
         if not self._legal.holds(action):
             raise IllegalAction(self.explain(action))
-        start = len(self.events)
+        start, rolls_before = len(self.events), self.rolls
         side_before = self.to_act
         try:
             self._run(action)
         except Exception:
             self._restore(start)          # e.g. scripted dice ran out: leave g unchanged
             raise
-        if self.to_act != side_before or any(e["type"] == "roll" for e in self.events[start:]):
+        if self.to_act != side_before or self.rolls != rolls_before:     # it rolled a die
             self._undo_floor = len(self.events)
         return self.events[start:]
 
