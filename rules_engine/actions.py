@@ -7,7 +7,8 @@ which each one may be sent are in docs/rules-api.md.
 """
 from __future__ import annotations
 
-from typing import Literal, TypedDict, get_args, get_type_hints
+from collections.abc import Mapping
+from typing import Any, Literal, TypedDict, get_args, get_type_hints
 
 LineKind = Literal["road", "rail", "river"]
 
@@ -192,3 +193,36 @@ def action_fields() -> dict[str, frozenset[str]]:
         (kind,) = get_args(hints["type"])
         out[kind] = frozenset(hints) - {"type"}
     return out
+
+
+class LegalActions(list[dict[str, Any]]):
+    """The legal actions of one position (a plain list to its readers), able to say
+    whether it holds an action. A single lookup scans, which is faster than building
+    an index; from the second lookup on (the computer player tries every action on
+    copies of one position, which share this list) a hashed index answers."""
+
+    __slots__ = ("_keys", "_scanned")
+
+    def __init__(self, actions: list[dict[str, Any]]):
+        super().__init__(actions)
+        self._keys: set[frozenset[tuple[str, Any]]] | None = None
+        self._scanned = False
+
+    def holds(self, action: Mapping[str, Any]) -> bool:
+        if self._keys is None:
+            if not self._scanned:
+                self._scanned = True
+                return action in self
+            self._keys = {_action_key(a) for a in self}
+        try:
+            return _action_key(action) in self._keys
+        except TypeError:                 # unhashable values: nothing legal holds them
+            return False
+
+
+def _action_key(action: Mapping[str, Any]) -> frozenset[tuple[str, Any]]:
+    """A hashable key equal for two actions exactly when the dicts are equal: a list
+    becomes a tuple tagged with ``list`` (no action value is ever a tuple), so a list
+    never matches a tuple, as in dict equality. Raises TypeError for values that
+    cannot be hashed (nested lists, dicts), which no legal action holds."""
+    return frozenset((k, (list, tuple(v)) if isinstance(v, list) else v) for k, v in action.items())

@@ -30,8 +30,9 @@ def label(turn: int) -> str:
     return f"{m} {y}"
 
 
+@functools.cache
 def turn_of(year_: int, month: int) -> int:
-    """The turn containing the given month (1-12)."""
+    """The turn containing the given month (1-12); asked every Player Turn, so kept."""
     for i, (y, m) in enumerate(track()):
         if y == year_ and month in {int(p) for p in m.split("/")}:
             return i + 1

@@ -22,13 +22,14 @@ class CombatRules(GameCore):
 
     def _battle_boxes(self) -> list[str]:
         """Boxes where a battle must be fought this segment (contained ports may wait)."""
+        if "A5.0" not in self.options:          # only A5.0 garrisons fight where no enemy is
+            return [box for box in self._contested_boxes() if box not in self.contained]
         return [box for box in self.occupied_boxes() if box not in self.contained and self._battle_due(box)]
 
     def _battle_due(self, box: str) -> bool:
         """5.0: units of both sides share the box, or (A5.0) a garrison meets an invasion."""
-        units, uids = self.units, self.at[box]
-        first = units[uids[0]].side
-        return any(units[u].side != first for u in uids) or self._garrison_for(box, uids) is not None
+        return ((box in self._held["union"] and box in self._held["confederate"])
+                or self._garrison_for(box, self.at[box]) is not None)
 
     def _garrison_for(self, box: str, uids: list[str]) -> str | None:
         """A5.0: a Confederate port Recruitment City fights a naval invasion with its
@@ -461,14 +462,16 @@ class CombatRules(GameCore):
         for uid in self._current_battle["participants"]:
             u = self.units[uid]
             if u.type == "CD":
-                u.red, u.fought = False, True       # A5.0: one battle a turn
+                u.red, u.fought = False, True       # A5.0: one battle a turn (see _garrisons)
                 continue
             u.fought = True
+            self._flag(u)
         breakout = self._current_battle.get("breakout")
         if breakout:                               # A4.0: the break-out used a March
             for u in self._side_units(self._current_battle["box"], "union"):
                 u.m = max(u.m, 1)
                 u.fought = False
+                self._flag(u)
         self.battle = None
         if self.leaders:
             self._catch_lone_leaders()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .actions import LegalActions
 from .data import other
 from .map import Line, Map
 from .state import Unit
@@ -31,7 +32,7 @@ class GameCore:
     _dice: DieSource
     _recording: bool                  # False while replaying: events are not kept again
     events: list[dict[str, Any]]
-    _legal: list[dict[str, Any]] | None     # legal_actions() of this position, once asked
+    _legal: LegalActions | None       # legal_actions() of this position, once asked
     _reverted: bool                   # a cavalry hold lapsed during this action (8.0)
     _undo_floor: int
 
@@ -50,8 +51,24 @@ class GameCore:
     at: dict[str, list[str]]          # box -> unit ids there, sorted
     _on_map: dict[str, int]           # side -> units counting against the Army Maximum
     _occupied: set[str]               # boxes holding any unit
+    _held: dict[str, set[str]]        # side -> boxes holding some unit of that side
+    _side_n: dict[str, dict[str, int]]    # side -> box -> how many of its units are there
     _amax: dict[str, int]             # Army Maximum cache, cleared on control changes
-    _by_type: dict[tuple[str, str], list[str]]
+    _by_control: dict[tuple[str, Any], Any]  # other facts that follow from control, cleared with it
+    _pieces_at: dict[tuple[str, str, str], set[str]]   # (side, type, location) -> the pieces there
+    _flagged: set[str]                # units whose per-turn flags may be set (see _flag)
+    # box -> whether a March could start there (_box_can_march), forgotten for a box
+    # when a piece enters or leaves it or a unit there is flagged, and all at once when
+    # anything else it depends on changes (the key: side, turn, Kentucky, containment)
+    _can_march: dict[str, bool]
+    _can_march_key: tuple[Any, ...]
+    _placed: dict[str, int]           # side -> how many times a piece of it was placed
+    _control_epoch: int               # how many times control changed
+    # (box, unit type, jumped) -> the unit's March paths (_paths), while the token (side,
+    # turn, Kentucky, enemy pieces placed, control epoch) says nothing they depend on moved
+    _paths_memo: dict[tuple[str, str, bool], list[tuple[list[str], list[str]]]]
+    _paths_token: tuple[Any, ...]
+    _forts: frozenset[str]            # boxes whose units are always entrenched (4.3)
 
     # --- the state proper (serialised by Game.state())
     scenario: dict[str, Any]
@@ -128,6 +145,16 @@ class GameCore:
 
     def _control_changed(self) -> None:
         self._amax.clear()
+        self._by_control.clear()
+        self._control_epoch += 1
+
+    def _controlled(self, side: str) -> frozenset[str]:
+        """The boxes the side controls now (worked out again after a change of control)."""
+        found = self._by_control.get(("boxes", side))
+        if found is None:
+            found = self._by_control["boxes", side] = frozenset(
+                b for b in self._default_owner if self.controller(b) == side)
+        return found
 
     def units_on_map(self, side: str) -> int:
         """Units in play that count against the Army Maximum (7.1; not A8.4 foreign units)."""
@@ -156,10 +183,19 @@ class GameCore:
         """Move a piece anywhere (box, pool, stock, draft), keeping the box index."""
         u = self.units[uid]
         old = u.loc
+        self._can_march.pop(old, None)
+        self._can_march.pop(loc, None)
+        self._placed[u.side] += 1
+        self._pieces_at[u.side, u.type, old].discard(uid)
+        self._pieces_at.setdefault((u.side, u.type, loc), set()).add(uid)
         counted = not u.foreign                 # A8.4: foreign units never count (7.1)
+        side_n = self._side_n[u.side]
         if old in self.at:
             self.at[old].remove(uid)
             self._on_map[u.side] -= counted
+            side_n[old] -= 1
+            if not side_n[old]:
+                self._held[u.side].discard(old)
             if not self.at[old]:
                 self._occupied.discard(old)
         u.loc = loc
@@ -167,6 +203,8 @@ class GameCore:
             self._on_map[u.side] += counted
             bisect.insort(self.at[loc], uid)
             self._occupied.add(loc)
+            side_n[loc] += 1
+            self._held[u.side].add(loc)
         if old in self.at:
             self._check_vacated(old, u.side)
 
@@ -185,12 +223,18 @@ class GameCore:
         return sorted(self._occupied)
 
     def _has(self, box: str, side: str) -> bool:
-        units = self.units
-        return any(units[u].side == side for u in self.at[box])
+        return self._side_n[side][box] > 0
 
     def _enemy_in(self, box: str, side: str) -> bool:
-        units = self.units
-        return any(units[u].side != side for u in self.at[box])
+        return len(self.at[box]) > self._side_n[side][box]
+
+    def _enemy_boxes(self, side: str) -> set[str]:
+        """Boxes holding a unit of the other side: the index itself, not to be changed."""
+        return self._held[other(side)]
+
+    def _contested_boxes(self) -> list[str]:
+        """5.0: boxes where units of both sides meet, sorted."""
+        return sorted(self._held["union"] & self._held["confederate"])
 
     def _side_units(self, box: str, side: str) -> list[Unit]:
         units = self.units
@@ -207,13 +251,16 @@ class GameCore:
             return f"{unit} is not on the map."
         return u
 
+    def _flag(self, u: Unit) -> None:
+        """Called wherever a per-turn flag of the unit is set: the next Player Turn
+        clears the flags of these units only, not of every unit on the map."""
+        self._flagged.add(u.id)
+        self._can_march.pop(u.loc, None)
+
     def _pick_off_map(self, side: str, type_: str, loc: str) -> str | None:
         """Lowest-numbered piece of a type in the pool/stock/draft, or None."""
-        units = self.units
-        for uid in self._by_type[side, type_]:
-            if units[uid].loc == loc:
-                return uid
-        return None
+        there = self._pieces_at.get((side, type_, loc))
+        return min(there) if there else None
 
     if TYPE_CHECKING:
         # What each rules mixin offers the others. Only the type checker reads these

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import calendar
-from .actions import Action
+from .actions import Action, LegalActions
 from .advanced import AdvancedRules
 from .combat import CombatRules
 from .core import DieSource
@@ -75,11 +75,18 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self.at = {b: [] for b in self.map.boxes}
         self._on_map = {s: 0 for s in SIDES}
         self._occupied = set()
+        self._held = {s: set() for s in SIDES}
+        self._side_n = {s: dict.fromkeys(self.map.boxes, 0) for s in SIDES}
         self._amax = {}
-        self._by_type = {}
-        for uid in sorted(self.units):
-            u = self.units[uid]
-            self._by_type.setdefault((u.side, u.type), []).append(uid)
+        self._by_control = {}
+        self._pieces_at = {}
+        self._flagged = set()
+        self._can_march, self._can_march_key = {}, ()
+        self._placed = {s: 0 for s in SIDES}
+        self._control_epoch = 0
+        self._paths_memo, self._paths_token = {}, ()
+        for uid, u in self.units.items():
+            self._pieces_at.setdefault((u.side, u.type, u.loc), set()).add(uid)
         self.scenario = load_scenario(header["scenario"], self.engine_version)
         self.turn = 1
         self.side = "union"
@@ -112,6 +119,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         boxes = self.map.boxes
         self._ports = [b for b, box in boxes.items() if box.port]
         self._cities = frozenset(b for b, box in boxes.items() if box.recruitment_city)
+        self._forts = frozenset(b for b, box in boxes.items() if box.fort)
         self._default_owner = {b: (None if box.color == "neutral" else box.color)
                                for b, box in boxes.items()}
         self._kentucky = frozenset(b for b, box in boxes.items() if box.color == "neutral")
@@ -126,10 +134,13 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
     # ------------------------------------------------------------------ public API
     def legal_actions(self) -> list[dict[str, Any]]:
         """Every decision open now, each shaped as one of the ``Action`` TypedDicts
-        (typed as plain dicts so that callers may keep treating them as JSON)."""
+        (typed as plain dicts so that callers may keep treating them as JSON).
+
+        The list is worked out once per position and handed out as it is: callers
+        read it and must not change it or its actions (copy first to shuffle)."""
         if self._legal is None:
-            self._legal = [] if self.result is not None else self._phase_legal()
-        return [_copy_action(a) for a in self._legal]
+            self._legal = LegalActions([] if self.result is not None else self._phase_legal())
+        return self._legal
 
     def apply(self, action: Action | dict[str, Any]) -> list[dict[str, Any]]:
         """Check the action against legal_actions() and carry it out. Plain dicts are
@@ -140,17 +151,17 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction('An action is a JSON object with a "type", e.g. {"type": "roll_marches"}.')
         if self._legal is None:
-            self._legal = self._phase_legal()
-        if action not in self._legal:
+            self._legal = LegalActions(self._phase_legal())
+        if not self._legal.holds(action):
             raise IllegalAction(self.explain(action))
-        start = len(self.events)
+        start, rolls_before = len(self.events), self.rolls
         side_before = self.to_act
         try:
             self._run(action)
         except Exception:
             self._restore(start)          # e.g. scripted dice ran out: leave g unchanged
             raise
-        if self.to_act != side_before or any(e["type"] == "roll" for e in self.events[start:]):
+        if self.to_act != side_before or self.rolls != rolls_before:     # it rolled a die
             self._undo_floor = len(self.events)
         return self.events[start:]
 
@@ -220,8 +231,8 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self._legal = None
 
     def _execute(self, action: Mapping[str, Any]) -> None:
-        handler = getattr(self, "_do_" + action["type"])
-        args = {k: v for k, v in action.items() if k != "type"}
+        args = dict(action)
+        handler = getattr(self, "_do_" + args.pop("type"))
         handler(**args)
         self._advance()
 

@@ -5,18 +5,79 @@ A March activates one box (4.0) or moves one unit by sea (4.6, 4.7). During an
 activated March each unit that was in the box may move once or entrench."""
 from __future__ import annotations
 
+import functools
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from .core import GameCore
-from .map import Line
+from .data import SIDES, other
+from .map import Line, load_map
 from .state import Unit
 
 POTOMAC = "Potomac"
-RAIL_ONLY = frozenset({"rail"})
 KENTUCKY_OPENS_TURN = 6          # 4.12: the Union 01/02 1862 Player Turn
 FIRST_1861_TURN = 1
 TWO_MARCHES = "No unit may take part in more than two Marches in a turn (4.0)."
 MUST_STOP = "A unit entering a box containing enemy units must stop there (4.0)."
+
+
+KIND_BITS = {"road": 1, "rail": 2, "river": 4}
+RAIL_BIT = KIND_BITS["rail"]
+
+
+def line_usable(side: str, line: Line) -> bool:
+    """4.2, asked for every step of every path: kept a bare test for speed."""
+    return not (side == "confederate" and line.river == POTOMAC)
+
+
+@functools.cache
+def kinds_of(mask: int) -> frozenset[str]:
+    """The line kinds a mask of ``KIND_BITS`` holds."""
+    return frozenset(kind for kind, bit in KIND_BITS.items() if mask & bit)
+
+
+@functools.cache
+def march_steps(version: int) -> dict[str, dict[str, tuple[tuple[str, Line, str, int], ...]]]:
+    """side -> box -> (neighbour, line, line kind, kind bit) for every line of the
+    version's map the side may march along (4.2), in the map's neighbour order."""
+    board = load_map(version)
+    return {side: {box: tuple((nxt, line, line.kind, KIND_BITS[line.kind])
+                              for nxt, line in board.neighbours(box) if line_usable(side, line))
+                   for box in board.boxes}
+            for side in SIDES}
+
+
+MarchNode = tuple[int, str, str, Line, int, tuple[str, ...], tuple[str, ...], int]
+
+
+@functools.cache
+def march_tree(version: int, side: str, start: str) -> tuple[MarchNode, ...]:
+    """Every simple path of one to three steps from ``start`` along lines the side may
+    use, in depth-first order, each as (steps, last box, box before it, last line,
+    its kind bit, boxes, line kinds, index after the paths that extend it): a March
+    walks it, skipping the paths below one that is closed to the unit."""
+    steps = march_steps(version)[side]
+    nodes: list[list] = []
+
+    def grow(cur: str, path: tuple[str, ...], by: tuple[str, ...]) -> None:
+        for nxt, line, kind, bit in steps[cur]:
+            if nxt == start or nxt in path:
+                continue
+            here = len(nodes)
+            nodes.append([len(path) + 1, nxt, cur, line, bit, path + (nxt,), by + (kind,), 0])
+            if len(path) < 2:
+                grow(nxt, path + (nxt,), by + (kind,))
+            nodes[here][-1] = len(nodes)
+
+    grow(start, (), ())
+    return tuple(tuple(node) for node in nodes)
+
+
+@functools.cache
+def march_exits(version: int, side: str, closed: frozenset[str]) -> frozenset[str]:
+    """The boxes with a line the side may march along to a box not ``closed``."""
+    return frozenset(box for box, steps in march_steps(version)[side].items()
+                     if any(step[0] not in closed for step in steps))
 
 
 class MovementRules(GameCore):
@@ -24,10 +85,14 @@ class MovementRules(GameCore):
     def _movement_legal(self) -> list[dict[str, Any]]:
         acts: list[dict[str, Any]] = []
         if self.active is not None:
-            enemy = self._enemy_boxes(self.side)
+            paths_of = self._paths_memory()
             for u in self._march_units_here():
                 if self._move_refusal(u) is None:
-                    for path, by in self._paths(u, enemy):
+                    # the units of one box, side and type (and jump made or not) share their paths
+                    key = (u.loc, u.type, u.jumped)
+                    if key not in paths_of:
+                        paths_of[key] = self._paths(u)
+                    for path, by in paths_of[key]:
                         acts.append({"type": "move", "unit": u.id, "path": path, "by": by})
                 if self._entrench_refusal(u) is None:
                     acts.append({"type": "entrench", "unit": u.id})
@@ -43,6 +108,17 @@ class MovementRules(GameCore):
             acts.extend(self._breakout_legal())                                     # A4.0
         acts.append({"type": "end_movement"})
         return acts
+
+    def _paths_memory(self) -> dict[tuple[str, str, bool], list[tuple[list[str], list[str]]]]:
+        """The paths worked out for the moving side's units, kept from one decision to
+        the next while nothing they depend on changes: the moving side's own moves
+        change none of it; an enemy piece placed, a change of control, a new turn or
+        Kentucky opening does (see ``_paths``)."""
+        side = self.side
+        token = (side, self.turn, self.ky_entered, self._placed[other(side)], self._control_epoch)
+        if token != self._paths_token:
+            self._paths_memo, self._paths_token = {}, token
+        return self._paths_memo
 
     def _march_units_here(self) -> list[Unit]:
         units = self.units
@@ -81,28 +157,39 @@ class MovementRules(GameCore):
     def _activatable_boxes(self) -> list[str]:
         """The boxes ``_why_activate`` accepts; asked only while Marches are left, where
         it comes down to ``_box_can_march``."""
-        return [box for box in self.occupied_boxes() if self._box_can_march(box)]
+        key = (self.side, self.turn, self.ky_entered, tuple(self.contained))
+        if key != self._can_march_key:
+            self._can_march, self._can_march_key = {}, key
+        known, closed = self._can_march, self._closed_boxes(self.side)
+        boxes = []
+        for box in sorted(self._held[self.side]):
+            can = known.get(box)
+            if can is None:
+                can = known[box] = self._box_can_march(box, closed)
+            if can:
+                boxes.append(box)
+        return boxes
 
-    def _box_can_march(self, box: str) -> bool:
-        """4.0: some unit of the moving side there may still move somewhere or entrench."""
+    def _box_can_march(self, box: str, closed: frozenset[str] | None = None) -> bool:
+        """4.0: some unit of the moving side there may still move somewhere or entrench.
+        ``closed``: ``_closed_boxes`` of the moving side, when the caller has it."""
         side = self.side
+        if closed is None:
+            closed = self._closed_boxes(side)
         for uid in self.at[box]:
             u = self.units[uid]
             if u.side != side or u.m >= 2:
                 continue
-            if self._entrench_refusal(u) is None or (self._move_refusal(u) is None and self._any_exit(u)):
+            if (self._move_refusal(u) is None and self._any_exit(u, closed)) or self._entrench_refusal(u) is None:
                 return True
         return False
 
-    def _any_exit(self, u: Unit) -> bool:
-        for nxt, line in self.map.neighbours(u.loc):
-            if self._line_usable(u.side, line) and self._may_enter(u.side, nxt):
-                return True
-        return False
+    def _any_exit(self, u: Unit, closed: frozenset[str]) -> bool:
+        """Some line the unit may use leads to a box it may enter (see ``_paths``)."""
+        return u.loc in march_exits(self.engine_version, u.side, closed)
 
     def _line_usable(self, side: str, line: Line) -> bool:
-        """4.2, asked for every step of every path: kept a bare test for speed."""
-        return not (side == "confederate" and line.river == POTOMAC)
+        return line_usable(side, line)
 
     def _line_refusal(self, side: str, line: Line) -> str | None:
         if self._line_usable(side, line):
@@ -126,12 +213,13 @@ class MovementRules(GameCore):
         return None
 
     def _friendly_rail(self, side: str, a: str, b: str) -> bool:
-        return self.controller(a) == side and self.controller(b) == side
+        owned = self._controlled(side)
+        return a in owned and b in owned
 
     def _cav_like(self, u: Unit) -> bool:
         return u.is_cav or (u.type == "CI" and "4.8" in self.options)     # 4.8
 
-    def _distance_refusal(self, u: Unit, kinds: set[str], all_friendly_rail: bool, steps: int) -> str | None:
+    def _distance_refusal(self, u: Unit, kinds: AbstractSet[str], all_friendly_rail: bool, steps: int) -> str | None:
         """Why ``steps`` boxes along these kinds of line are too far for one March; None if not."""
         if steps <= self._max_steps(u, kinds, all_friendly_rail):
             return None
@@ -144,7 +232,7 @@ class MovementRules(GameCore):
                     "railroad joins two boxes you control (4.0).")
         return "That is farther than the unit may move in one March (Movement Chart, 4.0)."
 
-    def _max_steps(self, u: Unit, kinds: set[str], all_friendly_rail: bool) -> int:
+    def _max_steps(self, u: Unit, kinds: AbstractSet[str], all_friendly_rail: bool) -> int:
         """Movement Chart: how many boxes one March may cover along these kinds."""
         if "river" in kinds:
             if len(kinds) > 1:
@@ -167,49 +255,45 @@ class MovementRules(GameCore):
         The fast path of ``_why_path``: the same checks, each by the same function, but
         made once per step while the paths grow (``_max_steps`` is the distance part of
         ``_distance_refusal``; ``_closed_boxes`` is ``_entry_refusal`` for Kentucky, the
-        only boxes it closes)."""
+        only boxes it closes; ``march_steps`` leaves out the lines ``_line_usable``
+        closes). Line kinds are bits of a mask while the paths grow."""
         side, start = u.side, u.loc
         out: list[tuple[list[str], list[str]]] = []
-        neighbours = self.map.neighbours
         if enemy is None:
             enemy = self._enemy_boxes(side)
         closed = self._closed_boxes(side)
-        limits: dict[tuple[frozenset, bool], int] = {}
-
-        def limit(kinds: frozenset, friendly_rail: bool) -> int:
-            key = (kinds, friendly_rail)
-            if key not in limits:
-                limits[key] = self._max_steps(u, set(kinds), friendly_rail)
-            return limits[key]
-
-        def extend(cur: str, path: list[str], by: list[str], lines: list, friendly: bool) -> None:
-            n = len(path) + 1
-            for nxt, line in neighbours(cur):
-                if nxt == start or nxt in closed or nxt in path or not self._line_usable(side, line):
+        owned = self._controlled(side)   # a friendly railroad joins two of these (_friendly_rail)
+        limits: dict[int, int] = {}      # 2 * kinds mask + all friendly rail -> max steps
+        masks, friendly = [0, 0, 0], [True, True, True]   # of the path taken to each depth
+        first_line: Line | None = None   # the line of the path's first step
+        nodes = march_tree(self.engine_version, side, start)
+        i, total = 0, len(nodes)
+        while i < total:
+            n, nxt, cur, line, bit, path, by, subtree_end = nodes[i]
+            here, i = i, subtree_end         # unless the path goes on below
+            if nxt in closed:
+                continue
+            kinds = masks[n - 1] | bit
+            fr = friendly[n - 1] and (bit != RAIL_BIT or (cur in owned and nxt in owned))
+            key = 2 * kinds + (fr and kinds == RAIL_BIT)
+            most = limits.get(key)
+            if most is None:
+                most = limits[key] = self._max_steps(u, kinds_of(kinds), key & 1 == 1)
+            if n > most:
+                continue
+            jump = n == 2 and path[0] in enemy
+            if jump:
+                assert first_line is not None   # a second step follows a first one
+                if self._jump_refusal(u, path[0], [first_line, line], nxt) is not None:
                     continue
-                kind = line.kind
-                kinds = frozenset(by + [kind])
-                fr = friendly and (kind != "rail" or self._friendly_rail(side, cur, nxt))
-                if n > limit(kinds, fr and kinds == RAIL_ONLY):
-                    continue
-                new_path, new_by = path + [nxt], by + [kind]
-                enemy_here = nxt in enemy
-                jump = n == 2 and path[0] in enemy
-                if jump and self._jump_refusal(u, path[0], lines + [line], nxt) is not None:
-                    continue
-                out.append((new_path, new_by))
-                if enemy_here:
-                    if n == 1 and not u.jumped:
-                        extend(nxt, new_path, new_by, lines + [line], fr)   # try jumping on
-                elif n < 3 and not jump:
-                    extend(nxt, new_path, new_by, lines + [line], fr)
-
-        extend(start, [], [], [], True)
+            out.append((list(path), list(by)))
+            # a unit stops in an enemy box, but may try jumping on from the first (4.4, 4.5)
+            if (n == 1 and not u.jumped) if nxt in enemy else (n < 3 and not jump):
+                masks[n], friendly[n] = kinds, fr
+                if n == 1:
+                    first_line = line
+                i = here + 1
         return out
-
-    def _enemy_boxes(self, side: str) -> set[str]:
-        units, at = self.units, self.at
-        return {box for box in self._occupied if any(units[x].side != side for x in at[box])}
 
     def _closed_boxes(self, side: str) -> frozenset[str]:
         """Boxes this side may not enter now (4.11, 4.12 Kentucky)."""
@@ -249,8 +333,10 @@ class MovementRules(GameCore):
             return self._foreign_sea_actions() if self.intervention else []
         acts: list[dict[str, Any]] = []
         goals: dict[bool, list[str]] = {}
+        held = self._held["union"]
         for port in self._ports:
-            acts += self._sea_actions_from(port, goals)
+            if port in held:
+                acts += self._sea_actions_from(port, goals)
         return acts
 
     def _sea_actions_from(self, port: str, goals: dict[bool, list[str]]) -> list[dict[str, Any]]:
@@ -259,18 +345,27 @@ class MovementRules(GameCore):
         once, in ``goals``; the one test that depends on the port is the first of
         ``_sea_dest_refusal``."""
         acts: list[dict[str, Any]] = []
+        # without a 6 for Marches _sea_unit_refusal refuses every invasion (4.7)
+        kinds = ((False, "sea_move"), (True, "invade")) if self.invasion else ((False, "sea_move"),)
         for uid in self.at[port]:
             u = self.units[uid]
             if u.side != "union":
                 continue
-            for invasion, kind in ((False, "sea_move"), (True, "invade")):
+            for invasion, kind in kinds:
                 if self._sea_unit_refusal(u, invasion) is None:
                     if invasion not in goals:
-                        goals[invasion] = [to for to in self._ports
-                                           if self._sea_goal_refusal(to, invasion) is None]
+                        goals[invasion] = self._sea_goals(invasion)
                     acts += [{"type": kind, "unit": uid, "to": to} for to in goals[invasion]
                              if invasion or to != port]
         return acts
+
+    def _sea_goals(self, invasion: bool) -> list[str]:
+        """The ports ``_sea_goal_refusal`` accepts: they follow from control alone."""
+        found = self._by_control.get(("sea goals", invasion))
+        if found is None:
+            found = self._by_control["sea goals", invasion] = [
+                to for to in self._ports if self._sea_goal_refusal(to, invasion) is None]
+        return found
 
     def _sea_unit_refusal(self, u: Unit, invasion: bool) -> str | None:
         """Why this Union unit may not sail (4.6) or invade (4.7) now, wherever to."""
@@ -341,6 +436,7 @@ class MovementRules(GameCore):
         u = self.units[unit]
         origin = u.loc
         boxes = [origin] + path
+        self._flag(u)
         if any(self._enemy_in(b, u.side) for b in path[:-1]):
             u.jumped = True
         u.m += 1
@@ -371,6 +467,7 @@ class MovementRules(GameCore):
 
     def _do_entrench(self, unit: str) -> None:
         u = self.units[unit]
+        self._flag(u)
         u.m += 1
         if self.map.boxes[u.loc].recruitment_city or u.dig:
             u.ent, u.dig = True, False
@@ -392,6 +489,7 @@ class MovementRules(GameCore):
         self.active, self.march_units = None, []
         self._spend_march()
         u = self.units[unit]
+        self._flag(u)
         u.m += 1
         u.moved, u.sea, u.ent, u.dig = True, True, False, False
         u.frm, u.river = "sea", invasion          # 5.34: invasions attack across a river

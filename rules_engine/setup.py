@@ -156,12 +156,13 @@ def _place_spec(g: Game, side: str, box: str, spec: str) -> None:
 def _load_state(g: Game, st: dict[str, Any]) -> None:
     for d in st["units"]:
         u = Unit.from_dict(d)
-        g.units[u.id].loc = "stock"
+        g._place(u.id, "stock")            # from wherever the counter mix keeps it
         g._place(u.id, u.loc)
         loaded = g.units[u.id]
         for slot in Unit.__slots__:
             if slot != "loc":
                 setattr(loaded, slot, getattr(u, slot))
+        g._flag(loaded)                    # it may come with per-turn flags set
     g.turn, g.side, g.phase = st["turn"], st["side"], st["phase"]
     g.marches, g.invasion, g.active = st["marches"], st["invasion"], st["active"]
     g.march_units = list(st["march_units"])

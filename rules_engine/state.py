@@ -31,7 +31,7 @@ class Unit:
     """
 
     __slots__ = ("id", "side", "type", "loc", "red", "ent", "dig", "m", "moved",
-                 "jumped", "sea", "frm", "river", "fought", "prom")
+                 "jumped", "sea", "frm", "river", "fought", "prom", "foreign")
     id: str
     side: str
     type: str
@@ -47,9 +47,11 @@ class Unit:
     river: bool
     fought: bool
     prom: bool
+    foreign: bool                     # an A8.4 Foreign Intervention piece (fixed by its id)
 
     def __init__(self, uid: str, side: str, type_: str, loc: str):
         self.id, self.side, self.type, self.loc = uid, side, type_, loc
+        self.foreign = uid.startswith("C-FI-")   # asked at every move: worked out once
         self.red = self.ent = False
         self.clear_turn_flags()
 
@@ -66,11 +68,6 @@ class Unit:
     @property
     def is_cav(self) -> bool:
         return self.type[1] == "C"
-
-    @property
-    def foreign(self) -> bool:
-        """An A8.4 Foreign Intervention piece."""
-        return self.id.startswith("C-FI-")
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"id": self.id, "side": self.side, "type": self.type, "loc": self.loc}

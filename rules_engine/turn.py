@@ -7,7 +7,7 @@ from typing import Any
 
 from . import calendar
 from .core import GameCore
-from .data import pieces, unit_type
+from .data import other, pieces, unit_type
 from .state import Unit
 
 # 11.3: Army Maximum difference (Union minus Confederate) at the end of 03 (March):
@@ -97,14 +97,18 @@ class TurnRules(GameCore):
 
     def _start_player_turn(self, side: str) -> None:
         self.side = side
-        units, boxes = self.units, self.map.boxes
-        for box in self._occupied:                          # off-map pieces are always clear
-            fort = boxes[box].fort
-            for uid in self.at[box]:
-                u = units[uid]
+        units, at = self.units, self.at
+        off_map = set()
+        for uid in self._flagged:
+            u = units[uid]
+            if u.loc in at:
                 u.clear_turn_flags()
-                if fort:
-                    u.ent = True                                     # 4.3 permanent entrenchment
+            else:
+                off_map.add(uid)                # cleared once back on the map, as ever
+        self._flagged = off_map
+        for box in self._forts & self._occupied:
+            for uid in at[box]:
+                units[uid].ent = True                                # 4.3 permanent entrenchment
         for gid in self._garrisons:
             units[gid].fought = False                                # A5.0 garrisons
         self.leader_moves, self.sea_trips = {}, []                   # A8.2
@@ -197,18 +201,18 @@ class TurnRules(GameCore):
         """8.0: a box with a unit of the side at the end of its Combat Segment is its."""
         units = self.units
         captured = []
-        for box in self.occupied_boxes():
-            mine = [units[u] for u in self.at[box] if units[u].side == side]
-            if not mine or len(mine) != len(self.at[box]):
-                continue                       # a box shared with the enemy (A4.0) stays as it was
+        # a box shared with the enemy (A4.0) stays as it was
+        for box in sorted(self._held[side] - self._held[other(side)]):
             color = self.map.boxes[box].color
+            if color == side and box not in self.control and box not in self.cav_only:
+                continue                       # held all along: nothing to change or tell
             was = self.controller(box)
             if color == side:
                 self.control.pop(box, None)
                 self.cav_only.discard(box)
             else:
                 self.control[box] = side
-                if all(u.is_cav for u in mine):
+                if all(units[u].is_cav for u in self.at[box]):
                     if was != side or box in self.cav_only:
                         self.cav_only.add(box)
                 else:
@@ -288,7 +292,7 @@ class TurnRules(GameCore):
         if self.promotions <= 0:
             return []
         units, side = self.units, self.side
-        return [uid for box in self.occupied_boxes() for uid in self.at[box]
+        return [uid for box in sorted(self._held[side]) for uid in self.at[box]
                 if units[uid].side == side and self._promotable(units[uid], in_battle=False)]
 
     def _any_segment_promotable(self) -> bool:
@@ -296,7 +300,7 @@ class TurnRules(GameCore):
             return False
         units, side = self.units, self.side
         return any(units[uid].side == side and self._promotable(units[uid], in_battle=False)
-                   for box in self._occupied for uid in self.at[box])
+                   for box in self._held[side] for uid in self.at[box])
 
     def _do_promote(self, unit: str) -> None:
         new = self._promote(unit)
@@ -321,6 +325,7 @@ class TurnRules(GameCore):
         for flag in ("red", "ent", "dig", "m", "moved", "jumped", "sea", "frm", "river", "fought"):
             setattr(new, flag, getattr(old, flag))
         new.prom = True
+        self._flag(new)
         box = old.loc
         self._place(new_id, box)
         old.red = old.ent = False
@@ -417,7 +422,7 @@ class TurnRules(GameCore):
         if "5.71" not in self.options:
             return []
         units, side = self.units, self.side
-        return [uid for box in self.occupied_boxes() for uid in self.at[box]
+        return [uid for box in sorted(self._held[side]) for uid in self.at[box]
                 if units[uid].side == side and self._refit_refusal(units[uid]) is None]
 
     def _refit_refusal(self, u: Unit) -> str | None:
@@ -444,6 +449,7 @@ class TurnRules(GameCore):
             self.active, self.march_units = None, []
             self._spend_march()
             u.m += 1                     # recovering counts as one of its two Marches
+            self._flag(u)
         else:
             self._current_recruit["points"] -= 1
         self._note("refitted", unit=unit)

@@ -56,7 +56,7 @@ class SearchPlayer(Player):
         self.shadow: Shadow | None = None
 
     def choose(self, game: Game) -> dict[str, Any]:
-        actions = game.legal_actions()
+        actions = list(game.legal_actions())          # the game's own list: shuffled below
         if len(actions) == 1:
             return actions[0]
         if self.noise and self.rng.random() < self.noise:
@@ -110,7 +110,7 @@ class SearchPlayer(Player):
     def _promising_moves(self, g: Game, side: str, width: int) -> list[dict]:
         """One move per destination (the rest of the stack follows it), battles
         and cities first."""
-        follow = g.legal_actions()
+        follow = list(g.legal_actions())            # the game's own list: shuffle a copy
         self.rng.shuffle(follow)
         by_end: dict[str, dict] = {}
         for a in follow:

@@ -16,12 +16,14 @@ from ..state import Unit
 
 # Parts of a Game that never change during play, shared by every clone: the map,
 # the setup and the indexes built from them. ``_legal`` is only ever replaced,
-# never changed in place, so clones share it too. (The shadow tests compare a
-# followed copy with the real game after whole games, which would catch a part
-# that started to change.)
+# never changed in place, so clones share it too, and with it the index it builds
+# for finding actions. (The shadow tests compare a followed copy with the real game
+# after whole games, which would catch a part that started to change.)
 _SHARED = frozenset(("map", "scenario", "header", "options", "engine_version", "_legal",
                      "_ports", "_cities", "_default_owner", "_kentucky", "_a_kentucky_box",
-                     "_shields", "_union_objectives", "_by_type", "_garrisons"))
+                     "_shields", "_union_objectives", "_garrisons"))
+# Memories of facts worked out from the position: an empty one is always right.
+_MEMORIES = frozenset(("_paths_memo",))
 
 
 class SampledDice:
@@ -98,6 +100,8 @@ def clone(game: Game, dice: Any) -> Game:
             state[key] = dice
         elif key == "events":
             state[key] = []
+        elif key in _MEMORIES:
+            state[key] = {}               # worked out again when needed: cheaper than a copy
         elif key == "units":
             state[key] = {uid: _copy_unit(u) for uid, u in value.items()}
         elif key == "at":
