@@ -178,7 +178,7 @@ PHASES = {
 STATUS = {
     "turn_info": "Turn {turn}", "player_turn": "{side} player turn",
     "marches_left": "{marches} march left", "marches_left_plural": "{marches} marches left",
-    "battle_round": "battle of {box}, round {round}", "wins": "{winner} wins", "over": "over",
+    "battle_round": "battle of {box}, round {round}", "wins": "{winner} wins", "over": "over", "drawn": "a draw",
 }
 
 
