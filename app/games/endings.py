@@ -79,10 +79,14 @@ class EndingCommands(PlayCommands):
         other side, waiting for the opponent (who is told, and may join even a private
         one). Asked twice (by either player), it answers the same new game."""
         old = self._rematch_source(gid, user)
-        existing = self.rematch_of_id(gid)
-        if existing is not None:
-            return self.get_game(existing, user) | {"existing": True}
         side = other_side(self.sides_of(old, user.id)[0])
+        existing = self.rematch_of_id(gid)
+        if existing is not None and self.game_exists(existing):
+            return self.get_game(existing, user) | {"existing": True}
+        if existing is not None:
+            # the rematch was recorded but its game never stored (the process stopped
+            # between the two writes): store it now under the recorded id
+            return self._store_rematch(user, old, existing, side)
         seed = self.new_seed()
         g = self.start_engine(old.scenario, list(old.options), seed)  # today's engine may refuse old options
         new_id = self.new_game_id()
@@ -103,9 +107,20 @@ class EndingCommands(PlayCommands):
         chosen = self.run_command(gid, reserve)
         if chosen != new_id:
             return self.get_game(chosen, user) | {"existing": True}
+        return self._store_rematch(user, old, new_id, side, g, seed)
+
+    def _store_rematch(self, user: User, old: Any, new_id: str, side: str, g: Any = None,
+                       seed: str | None = None) -> dict:
+        if g is None or seed is None:
+            seed = self.new_seed()
+            g = self.start_engine(old.scenario, list(old.options), seed)
         out = self.insert_game(user, new_id, g, seed, old.scenario, list(old.options), side, old.mode,
-                               old.private, rematch_of=gid)
+                               old.private, rematch_of=old.id)
         return out | {"existing": False}
+
+    def game_exists(self, gid: str) -> bool:
+        with self.db.read() as s:
+            return load_game(s, gid, hot=True) is not None
 
     def _rematch_source(self, gid: str, user: User) -> Any:
         """The finished game a rematch replays; refusals for a stranger or a game not over."""

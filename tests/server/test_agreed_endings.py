@@ -158,3 +158,41 @@ def test_no_rematch_of_an_aborted_game(server):
     _refused(r, 409, "game_not_finished")
     assert "aborted" in r.json()["detail"]
     assert json.dumps(events(server.base, gid)).count('"rematch"') == 0
+
+
+def test_a_rematch_recorded_but_not_stored_is_stored_when_asked_again(db_url):
+    """The rematch event and the new game are two writes: if the process stops between
+    them, asking again stores the game under the id the finished game already links to."""
+    from app.accounts.auth import Accounts
+    from app.games.service import GameService
+    from app.store.db import Database
+    from app.store.migrate import upgrade
+
+    upgrade(db_url)
+    db = Database(db_url)
+    try:
+        svc = GameService(db, inline=True)
+        acc = Accounts(db, "k", 30)
+        a, b = acc.register("alice", "password1", None), acc.register("bob", "password1", None)
+        gid = svc.create_game(a, "1861", [], "union", "async", False)["id"]
+        svc.join(b, gid)
+        svc.resign(b, gid)
+        real_insert = svc.insert_game
+
+        def stopped(*args, **kwargs):
+            raise RuntimeError("the process stopped here")
+        svc.insert_game = stopped  # type: ignore[method-assign]
+        try:
+            svc.rematch(a, gid)
+        except RuntimeError:
+            pass
+        svc.insert_game = real_insert  # type: ignore[method-assign]
+        linked = svc.rematch_of_id(gid)
+        assert linked is not None and not svc.game_exists(linked)
+
+        again = svc.rematch(b, gid)
+        assert again["id"] == linked and svc.game_exists(linked)
+        assert svc.rematch(a, gid)["id"] == linked
+        assert svc.get_game(linked, b)["scenario"] == "1861"
+    finally:
+        db.dispose()
