@@ -25,7 +25,10 @@ from .core.clock import Clock
 from .core.config import Settings
 from .core.errors import ApiError
 from .games.service import GameService
-from .http import api, chat, me, notices, pages, playbyturn
+from .guard.http import BodyLimit, SecurityHeaders
+from .guard.logs import install as redact_secrets_in_logs
+from .guard.ratelimit import RateLimited, RateLimiter, parse_limits
+from .http import api, apidocs, chat, limits, me, notices, pages, playbyturn
 from .notices.mailer import Worker
 from .notices.outbox import Notices
 from .notices.pipeline import Notifier
@@ -49,6 +52,7 @@ class Services:
     deadlines: Deadlines
     outbox_worker: Worker
     integrity: integrity.PeriodicCheck
+    limiter: RateLimiter
 
 
 def build_services(settings: Settings) -> Services:
@@ -65,7 +69,8 @@ def build_services(settings: Settings) -> Services:
     games.automate = orders.automate  # forced moves in by-turn games
     worker = Worker(db, settings, clock, notices_, deadlines, games=games, send=settings.mail_worker, timers=True)
     return Services(settings, db, clock, notices_, games, hub, Accounts(db, settings.secret_key, settings.session_days),
-                    deadlines, worker, integrity.PeriodicCheck(db, settings.integrity_check_seconds))
+                    deadlines, worker, integrity.PeriodicCheck(db, settings.integrity_check_seconds),
+                    RateLimiter(parse_limits(settings.rate_limits)))
 
 
 def _lifespan(services: Services) -> Any:
@@ -113,6 +118,8 @@ def _install_error_handlers(app: FastAPI) -> None:
             "detail": "a value in the request is out of range: numbers are at most 64 bits and text may "
                       "not contain NUL characters", "code": "out_of_range"})
 
+    app.add_exception_handler(RateLimited, limits.too_many_requests)
+
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
         return JSONResponse(status_code=exc.status_code, content={"detail": exc.detail, "code": "http_error"},
@@ -122,9 +129,11 @@ def _install_error_handlers(app: FastAPI) -> None:
 def _install_routes(app: FastAPI) -> None:
     for router in (api.router, socket.router, pages.router, chat.router, me.api, me.pages, playbyturn.api,
                    playbyturn.pages, replay.router, disputes.router, notices.router, integrity.router,
-                   notices.pages):
+                   notices.pages, apidocs.router):
         app.include_router(router)
     app.add_middleware(socket.GameSocketMiddleware)
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(BodyLimit, limit=app.state.settings.max_body_bytes)
     app.mount("/static", StaticFiles(directory=str(pages.STATIC_DIR)), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -136,11 +145,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if settings.secret_key == Settings.model_fields["secret_key"].default:
-        logging.getLogger("app").warning("SECRET_KEY is not set: using an insecure development key")
+    if problem := settings.secret_key_problem():
+        raise SystemExit(problem)
+    redact_secrets_in_logs()
     services = build_services(settings)
     app = FastAPI(title="A House Divided: game server", version=__version__, lifespan=_lifespan(services),
-                  description="Play-by-web server for the board wargame *A House Divided*. See docs/api.md.")
+                  description="Play-by-web server for the board wargame *A House Divided*. See docs/api.md.",
+                  docs_url=None, redoc_url=None)  # /docs: app.http.apidocs, no third-party scripts
     for name, value in vars(services).items():
         setattr(app.state, name, value)
     _install_error_handlers(app)

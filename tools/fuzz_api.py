@@ -25,6 +25,9 @@ from pathlib import Path
 
 import httpx
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from app.guard.ratelimit import DEFAULT_LIMITS  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 
@@ -37,9 +40,8 @@ def free_port() -> int:
 
 def start_server(database_url: str, workdir: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": database_url, "PYTHONPATH": str(ROOT),
-           "RATE_LIMITS": "login_account=100000/1,login_address=100000/1,register=100000/1,"
-                          "mail=100000/1,chat=100000/1,create_game=100000/1,action=100000/1"}
+    env = {**os.environ, "DATABASE_URL": database_url, "PYTHONPATH": str(ROOT), "SECRET_KEY": "fuzz-" + os.urandom(16).hex(),
+           "RATE_LIMITS": ",".join(f"{name}=100000/1" for name in DEFAULT_LIMITS)}
     log = open(workdir / "server.log", "w")
     proc = subprocess.Popen([PYTHON, "-m", "app", "serve", "--port", str(port)], env=env, cwd=ROOT,
                             stdout=log, stderr=subprocess.STDOUT)
