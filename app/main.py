@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from . import __version__
 from .accounts.auth import Accounts
 from .admin import disputes, integrity, replay
+from .core import errors
 from .core.clock import Clock
 from .core.config import Settings
 from .core.errors import ApiError
@@ -109,14 +110,11 @@ def _install_error_handlers(app: FastAPI) -> None:
             "detail": "; ".join(parts) or "invalid request", "code": "invalid_request",
             "errors": [{"loc": list(e.get("loc", ())), "msg": e.get("msg"), "type": e.get("type")} for e in errors]})
 
-    # A number beyond what the database stores (64 bits), or text it refuses (NUL on
-    # Postgres), fails inside the query: the transaction is rolled back, nothing changed.
     @app.exception_handler(OverflowError)
     @app.exception_handler(SqlDataError)
     async def out_of_range(request: Request, exc: Exception):
-        return JSONResponse(status_code=422, content={
-            "detail": "a value in the request is out of range: numbers are at most 64 bits and text may "
-                      "not contain NUL characters", "code": "out_of_range"})
+        refusal = errors.out_of_range()
+        return JSONResponse(status_code=refusal.status, content={"detail": refusal.detail, "code": refusal.code})
 
     app.add_exception_handler(RateLimited, limits.too_many_requests)
 

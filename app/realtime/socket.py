@@ -16,10 +16,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
+from sqlalchemy.exc import DataError as SqlDataError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ..accounts import security
-from ..core.errors import ApiError
+from ..core.errors import ApiError, out_of_range
 from ..guard.ratelimit import RateLimited, account_key
 from . import protocol
 from .channel import Subscriber
@@ -43,6 +44,7 @@ def _origin_ok(ws: WebSocket) -> bool:
 
 
 _SOCKET_NUMBERS = itertools.count(1)
+MAX_SEQ = 2 ** 63 - 1  # seq numbers are 64-bit integers in the database
 _GAME_SOCKET_PATH = re.compile(r"^/ws/games/([A-Za-z0-9_-]{1,64})$")
 
 
@@ -259,6 +261,9 @@ async def _handle(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, raw: 
         sub.put(_err(exc.status, exc.detail, exc.code, of=kind, **echo))
     except RateLimited as exc:
         sub.put(_err(429, str(exc), "rate_limited", of=kind, **echo))
+    except (OverflowError, SqlDataError):
+        refusal = out_of_range()
+        sub.put(_err(refusal.status, refusal.detail, refusal.code, of=kind, **echo))
 
 
 async def _answer(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, msg: Any, echo: dict) -> None:
@@ -266,6 +271,8 @@ async def _answer(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, msg: 
     if isinstance(msg, protocol.PingMsg):
         sub.put(protocol.dump(protocol.PongMsg(**echo)))
     elif isinstance(msg, protocol.SyncMsg):
+        if msg.after > MAX_SEQ:
+            raise protocol.ProtocolError(422, f"after is a seq number, at most {MAX_SEQ}", "invalid_request")
         sub.seq = msg.after
         await hub.catch_up(sub, force=True)
     elif isinstance(msg, protocol.LegalMsg):
