@@ -130,8 +130,8 @@ def _install_routes(app: FastAPI) -> None:
                    notices.pages, apidocs.router):
         app.include_router(router)
     app.add_middleware(socket.GameSocketMiddleware)
-    app.add_middleware(SecurityHeaders)
     app.add_middleware(BodyLimit, limit=app.state.settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)  # the outermost: on every answer, a 413 too
     app.mount("/static", StaticFiles(directory=str(pages.STATIC_DIR)), name="static")
 
     @app.get("/", include_in_schema=False)
