@@ -93,40 +93,48 @@ async def socket_floods(ws_base: str, gid: str) -> dict:
 
 
 def normal_game(base: str, ws_base: str, decisions: int) -> dict:
+    """Two players play game after game until `decisions` decisions are made."""
     a, b = Client(base, "198.51.100.21"), Client(base, "198.51.100.22")
-    gid = a.http.post("/api/games", json={"scenario": "1861", "side": "union"}).json()["id"]
-    b.http.post(f"/api/games/{gid}/join", json={}).raise_for_status()
-    seats = {"union": a, "confederate": b}
-    ai = {side: make_player("random", seed=side) for side in seats}
-    times: dict[str, deque] = {side: deque() for side in seats}
-    busiest, limited, made = 0, 0, 0
+    ai = {side: make_player("random", seed=side) for side in ("union", "confederate")}
+    times: dict[int, deque] = {id(a): deque(), id(b): deque()}
+    busiest = limited = made = games = 0
+    socket_messages = 0
     started = time.monotonic()
-    listeners = SocketListeners(ws_base, gid, [a, b])
-    try:
-        while made < decisions:
-            game = a.http.get(f"/api/games/{gid}").json()
-            if game["status"] != "active":
-                break
-            side = game["to_act"]
-            legal = seats[side].http.get(f"/api/games/{gid}/legal").json()
-            action = ai[side].choose(LegalOnly(legal["actions"]))
-            r = seats[side].http.post(f"/api/games/{gid}/actions", json={"action": action,
+    while made < decisions:
+        gid = a.http.post("/api/games", json={"scenario": "1861", "side": "union"}).json()["id"]
+        b.http.post(f"/api/games/{gid}/join", json={}).raise_for_status()
+        seats = {"union": a, "confederate": b}
+        games += 1
+        listeners = SocketListeners(ws_base, gid, [a, b])
+        try:
+            while made < decisions:
+                game = a.http.get(f"/api/games/{gid}").json()
+                if game["status"] != "active":
+                    break
+                player = seats[game["to_act"]]
+                legal = player.http.get(f"/api/games/{gid}/legal").json()
+                action = ai[game["to_act"]].choose(LegalOnly(legal["actions"]))
+                r = player.http.post(f"/api/games/{gid}/actions", json={"action": action,
                                                                           "expected_seq": legal["seq"]})
-            limited += r.status_code == 429
-            r.raise_for_status()
-            made += 1
-            now = time.monotonic()
-            window = times[side]
-            window.append(now)
-            while window[0] <= now - 60:
-                window.popleft()
-            busiest = max(busiest, len(window))
-    finally:
-        socket_messages = listeners.stop()
+                limited += r.status_code == 429
+                r.raise_for_status()
+                made += 1
+                busiest = max(busiest, _count_in_last_minute(times[id(player)]))
+        finally:
+            socket_messages += listeners.stop()
     seconds = time.monotonic() - started
-    return {"decisions": made, "seconds": round(seconds, 1), "decisions_per_second": round(made / seconds, 1),
+    return {"games": games, "decisions": made, "seconds": round(seconds, 1),
+            "decisions_per_second": round(made / seconds, 1),
             "most_actions_of_one_player_in_60s": busiest, "answered_429": limited,
-            "socket_messages_received": socket_messages, "status": a.http.get(f"/api/games/{gid}").json()["status"]}
+            "socket_messages_received": socket_messages}
+
+
+def _count_in_last_minute(window: deque) -> int:
+    now = time.monotonic()
+    window.append(now)
+    while window[0] <= now - 60:
+        window.popleft()
+    return len(window)
 
 
 class LegalOnly:

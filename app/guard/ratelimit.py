@@ -24,8 +24,9 @@ DEFAULT_LIMITS: dict[str, tuple[int, float]] = {
     "mail": (5, 3600.0),              # verification and webhook-test messages per account
     "chat": (20, 60.0),               # chat posts per account
     "create_game": (20, 3600.0),      # games created per account
-    "action": (600, 60.0),            # game actions per account (HTTP and websocket)
-    "ws_message": (1200, 60.0),       # websocket messages per socket
+    # a computer player moving as fast as the server answers makes ~5-15 a second:
+    "action": (1800, 60.0),           # game actions per account (HTTP and websocket)
+    "ws_message": (3600, 60.0),       # websocket messages per socket
     "socket": (30, 60.0),             # websocket connections opened per address
 }
 
