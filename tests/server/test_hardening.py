@@ -60,7 +60,7 @@ def test_tokens_never_reach_the_access_log(tmp_path):
         assert secret not in log
 
 
-def _serve(env_extra: dict, tmp_path) -> subprocess.CompletedProcess | subprocess.Popen:
+def _serve(env_extra: dict, tmp_path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "AHD_DEV")}
     env.update(DATABASE_URL=f"sqlite:///{tmp_path / 'k.sqlite3'}", PYTHONPATH=str(ROOT), **env_extra)
     return subprocess.run([sys.executable, "-m", "app", "serve", "--port", "1"], cwd=str(ROOT), env=env,
