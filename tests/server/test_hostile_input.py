@@ -111,7 +111,8 @@ def test_hostile_http_input_is_refused_not_crashed(server):
     nul = "bad\u0000name"
     answers = [
         httpx.post(server.base + "/api/auth/register", json={"username": nul, "password": "password123"}),
-        httpx.post(server.base + "/api/auth/register", json={"username": f"ok{a.user_id}x", "password": "pass\u0000word1"}),
+        httpx.post(server.base + "/api/auth/register",
+                   json={"username": f"ok{a.user_id}x", "password": "pass\u0000word1"}),
         httpx.post(server.base + "/api/auth/login", json={"username": nul, "password": "x\u0000"}),
         a.http.post(f"/api/games/{gid}/chat", json={"body": "hello\u0000there"}),
         a.http.put("/api/me/notifications", json={"email": "a\u0000@example.org"}),
@@ -136,7 +137,8 @@ def test_hostile_http_input_is_refused_not_crashed(server):
                         headers={"content-type": "application/json"}),
         mover.http.post(f"/api/games/{gid}/actions", content='{"action": {"type": ' + DEEP + "}}",
                         headers={"content-type": "application/json"}),
-        mover.http.post(f"/api/games/{gid}/actions", content=deep_dict(1000), headers={"content-type": "application/json"}),
+        mover.http.post(f"/api/games/{gid}/actions", content=deep_dict(1000),
+                        headers={"content-type": "application/json"}),
     ]
     for r in answers:
         if r.status_code < 400:     # a few of these are fine to accept (SQLite stores a NUL): never a 500
