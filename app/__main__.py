@@ -32,6 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings()
     logging.basicConfig(level=(getattr(args, "log_level", None) or settings.log_level).upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.cmd == "serve" and (problem := settings.secret_key_problem()):
+        parser.exit(2, f"python -m app serve: {problem}\n")
     if args.cmd == "migrate" or (args.cmd == "serve" and not args.no_migrate):
         from .store.migrate import upgrade
         upgrade(settings.sqlalchemy_url)

@@ -22,11 +22,15 @@ from starlette.middleware.gzip import GZipMiddleware
 from . import __version__
 from .accounts.auth import Accounts
 from .admin import disputes, integrity, replay
+from .core import errors
 from .core.clock import Clock
 from .core.config import Settings
 from .core.errors import ApiError
 from .games.service import GameService
-from .http import api, chat, me, notices, pages, playbyturn
+from .guard.http import BodyLimit, SecurityHeaders
+from .guard.logs import install as redact_secrets_in_logs
+from .guard.ratelimit import RateLimited, RateLimiter, parse_limits
+from .http import api, apidocs, chat, limits, me, notices, pages, playbyturn
 from .http.assets import StaticAssets
 from .notices import waiting
 from .notices.mailer import Worker
@@ -52,6 +56,7 @@ class Services:
     deadlines: Deadlines
     outbox_worker: Worker
     integrity: integrity.PeriodicCheck
+    limiter: RateLimiter
 
 
 def build_services(settings: Settings) -> Services:
@@ -69,7 +74,8 @@ def build_services(settings: Settings) -> Services:
     hub.users.badge = functools.partial(waiting.badge, db)  # pushed to the user sockets
     worker = Worker(db, settings, clock, notices_, deadlines, games=games, send=settings.mail_worker, timers=True)
     return Services(settings, db, clock, notices_, games, hub, Accounts(db, settings.secret_key, settings.session_days),
-                    deadlines, worker, integrity.PeriodicCheck(db, settings.integrity_check_seconds))
+                    deadlines, worker, integrity.PeriodicCheck(db, settings.integrity_check_seconds),
+                    RateLimiter(parse_limits(settings.rate_limits)))
 
 
 def _lifespan(services: Services) -> Any:
@@ -108,14 +114,13 @@ def _install_error_handlers(app: FastAPI) -> None:
             "detail": "; ".join(parts) or "invalid request", "code": "invalid_request",
             "errors": [{"loc": list(e.get("loc", ())), "msg": e.get("msg"), "type": e.get("type")} for e in errors]})
 
-    # A number beyond what the database stores (64 bits), or text it refuses (NUL on
-    # Postgres), fails inside the query: the transaction is rolled back, nothing changed.
     @app.exception_handler(OverflowError)
     @app.exception_handler(SqlDataError)
     async def out_of_range(request: Request, exc: Exception):
-        return JSONResponse(status_code=422, content={
-            "detail": "a value in the request is out of range: numbers are at most 64 bits and text may "
-                      "not contain NUL characters", "code": "out_of_range"})
+        refusal = errors.out_of_range()
+        return JSONResponse(status_code=refusal.status, content={"detail": refusal.detail, "code": refusal.code})
+
+    app.add_exception_handler(RateLimited, limits.too_many_requests)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
@@ -126,10 +131,12 @@ def _install_error_handlers(app: FastAPI) -> None:
 def _install_routes(app: FastAPI) -> None:
     for router in (api.router, socket.router, users.router, pages.router, chat.router, me.api, me.pages, playbyturn.api,
                    playbyturn.pages, replay.router, disputes.router, notices.router, integrity.router,
-                   notices.pages):
+                   notices.pages, apidocs.router):
         app.include_router(router)
     app.add_middleware(socket.GameSocketMiddleware)
     app.add_middleware(GZipMiddleware, minimum_size=512)  # HTML, JSON, JS, CSS, SVG; never websockets
+    app.add_middleware(BodyLimit, limit=app.state.settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)  # the outermost: on every answer, a 413 too
     app.mount("/static", StaticAssets(pages.assets()), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -141,11 +148,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if settings.secret_key == Settings.model_fields["secret_key"].default:
-        logging.getLogger("app").warning("SECRET_KEY is not set: using an insecure development key")
+    if problem := settings.secret_key_problem():
+        raise SystemExit(problem)
+    redact_secrets_in_logs()
     services = build_services(settings)
     app = FastAPI(title="A House Divided: game server", version=__version__, lifespan=_lifespan(services),
-                  description="Play-by-web server for the board wargame *A House Divided*. See docs/api.md.")
+                  description="Play-by-web server for the board wargame *A House Divided*. See docs/api.md.",
+                  docs_url=None, redoc_url=None)  # /docs: app.http.apidocs, no third-party scripts
     for name, value in vars(services).items():
         setattr(app.state, name, value)
     _install_error_handlers(app)

@@ -47,7 +47,7 @@ VIEW = {"width": 1366, "height": 900}
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-quic"]
-READY = "document.body.dataset.ready === '1' && document.body.dataset.seq !== undefined"
+READY = "() => document.body.dataset.ready === '1' && document.body.dataset.seq !== undefined"
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -98,7 +98,7 @@ def paint_latency(browser, base: str, seats: dict, gid: str, moves: int, seed: i
         lg = p.legal(gid)
         r = p.act(gid, rng.choice(lg["actions"]), expected_seq=lg["seq"])
         assert r.status_code == 200, r.text
-        page.wait_for_function(f"+document.body.dataset.seq >= {r.json()['seq']}", timeout=15000)
+        page.wait_for_function(f"() => +document.body.dataset.seq >= {r.json()['seq']}", timeout=15000)
         page.wait_for_timeout(30)  # the frame after the paint
     out = page.evaluate("window.__hd.latencies.slice()")
     ctx.close()

@@ -25,8 +25,12 @@ from pathlib import Path
 
 import httpx
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from app.guard.ratelimit import DEFAULT_LIMITS  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
+SETUP_TIMEOUT = 60  # the players and the game are made on a machine that may be busy
 
 
 def free_port() -> int:
@@ -38,8 +42,8 @@ def free_port() -> int:
 def start_server(database_url: str, workdir: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "PYTHONPATH": str(ROOT),
-           "RATE_LIMITS": "login_account=100000/1,login_address=100000/1,register=100000/1,"
-                          "mail=100000/1,chat=100000/1,create_game=100000/1,action=100000/1"}
+           "SECRET_KEY": "fuzz-" + os.urandom(16).hex(),
+           "RATE_LIMITS": ",".join(f"{name}=100000/1" for name in DEFAULT_LIMITS)}
     log = open(workdir / "server.log", "w")
     proc = subprocess.Popen([PYTHON, "-m", "app", "serve", "--port", str(port)], env=env, cwd=ROOT,
                             stdout=log, stderr=subprocess.STDOUT)
@@ -56,7 +60,8 @@ def start_server(database_url: str, workdir: Path) -> tuple[subprocess.Popen, st
 
 
 def register(base: str, name: str) -> str:
-    r = httpx.post(base + "/api/auth/register", json={"username": name, "password": "fuzz-password-1"})
+    r = httpx.post(base + "/api/auth/register", json={"username": name, "password": "fuzz-password-1"},
+                   timeout=SETUP_TIMEOUT)
     r.raise_for_status()
     return r.json()["token"]
 
@@ -69,8 +74,9 @@ def make_admin(database_url: str, name: str) -> None:
 
 def game_under_way(base: str, union: str, confederate: str) -> str:
     """A live 1861 game, a few decisions in, for the ids the operations need."""
-    u = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {union}"})
-    c = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {confederate}"})
+    u = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {union}"}, timeout=SETUP_TIMEOUT)
+    c = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {confederate}"},
+                     timeout=SETUP_TIMEOUT)
     gid = u.post("/api/games", json={"scenario": "1861", "side": "union", "mode": "live"}).json()["id"]
     c.post(f"/api/games/{gid}/join", json={})
     for _ in range(4):
@@ -112,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         union, confederate = register(base, "fuzzunion"), register(base, "fuzzconfed")
         register(base, "fuzzadmin")
         make_admin(url, "fuzzadmin")
-        admin = httpx.post(base + "/api/auth/login",
+        admin = httpx.post(base + "/api/auth/login", timeout=SETUP_TIMEOUT,
                            json={"username": "fuzzadmin", "password": "fuzz-password-1"}).json()["token"]
         gid = game_under_way(base, union, confederate)
         params = {"game_id": gid, "username": "fuzzunion"}

@@ -10,6 +10,9 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_SQLITE_URL = "sqlite:///./house_divided.sqlite3"
+DEV_SECRET_KEY = "insecure-development-key-change-me"
+# keys printed in this repository: never good enough outside development
+PUBLIC_SECRET_KEYS = (DEV_SECRET_KEY, "change-me-to-a-long-random-string")
 
 
 def normalize_database_url(url: str) -> str:
@@ -31,7 +34,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
     database_url: str = Field(DEFAULT_SQLITE_URL, description="sqlite:///path or postgresql://user@host/db")
-    secret_key: str = Field("insecure-development-key-change-me",
+    secret_key: str = Field(DEV_SECRET_KEY,
                             description="signs CSRF tokens; set a long random value in production")
     public_url: str = Field("http://localhost:8000", description="the address players use (links, cookie security)")
     cookie_secure: bool | None = Field(None, description="Secure flag on cookies; default: true when "
@@ -66,8 +69,29 @@ class Settings(BaseSettings):
     clock_file: str | None = Field(None, description="tests: a file holding a clock offset in seconds")
     game_seed: str | None = Field(None, description="tests: the dice seed of every new game (repeatable random "
                                                     "play); never set it on a real server")
+    # abuse resistance (app.guard): README's settings list explains each
+    ahd_dev: bool = Field(False, description="development machine: the built-in SECRET_KEY is accepted")
+    rate_limits: str = Field("", description="name=events/seconds,... over the defaults of "
+                                             "app.guard.ratelimit.DEFAULT_LIMITS")
+    webhook_allow_hosts: str = Field("", description="comma-separated host names webhooks may reach although "
+                                                     "they resolve to private or local addresses")
+    max_body_bytes: int = Field(1 << 20, description="largest HTTP request body accepted (413 beyond)")
+    ws_max_message_bytes: int = Field(64 * 1024, description="largest websocket message answered (an error "
+                                                             "message beyond; over 1 MiB the socket closes)")
     integrity_check_seconds: float = Field(3600.0, description="how often the hash chains of all games are "
                                                                "checked (0: never)")
+
+    @property
+    def webhook_allowed_hosts(self) -> tuple[str, ...]:
+        return tuple(h.strip().lower() for h in self.webhook_allow_hosts.split(",") if h.strip())
+
+    def secret_key_problem(self) -> str | None:
+        """Why the server must not start with this SECRET_KEY, or None. The built-in key
+        and the docker-compose placeholder are public: anyone could forge CSRF tokens."""
+        if self.ahd_dev or self.secret_key not in PUBLIC_SECRET_KEYS:
+            return None
+        return ("SECRET_KEY is not set (or is a published placeholder): set it to a long random value, "
+                "e.g. SECRET_KEY=$(openssl rand -hex 32), or set AHD_DEV=1 on a development machine")
 
     @property
     def sqlalchemy_url(self) -> str:

@@ -13,7 +13,7 @@ import ipaddress
 import socket
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 Resolver = Callable[[str, int], Iterable[str]]
 
@@ -36,10 +36,14 @@ class Destination:
         return self.addresses[0]
 
 
+# 64:ff9b::/96 reaches an IPv4 address through a NAT64 gateway: judge that address
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+
+
 def system_resolver(host: str, port: int) -> list[str]:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError) as exc:
+    except (OSError, UnicodeError, ValueError) as exc:  # ValueError: a NUL in the name
         raise BlockedDestination(f"the host name {host!r} does not resolve") from exc
     return [str(info[4][0]) for info in infos]
 
@@ -48,7 +52,23 @@ def is_public(address: str) -> bool:
     ip = ipaddress.ip_address(address.split("%", 1)[0])
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address) and ip.sixtofour is not None:
+        ip = ip.sixtofour  # 2002:7f00:1:: carries 127.0.0.1
+    if ip in _NAT64:
+        ip = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
     return ip.is_global and not (ip.is_multicast or ip.is_reserved or ip.is_unspecified)
+
+
+def _port(scheme: str, parts: SplitResult) -> int:
+    try:
+        port = parts.port
+    except ValueError:  # not a number, or beyond 65535
+        port = 0
+    if port is None:
+        return 443 if scheme == "https" else 80
+    if port == 0:
+        raise BlockedDestination("the address has an invalid port")
+    return port
 
 
 def check_url(url: str, allow_hosts: Iterable[str] = (), resolve: Resolver = system_resolver) -> Destination:
@@ -61,10 +81,7 @@ def check_url(url: str, allow_hosts: Iterable[str] = (), resolve: Resolver = sys
     host = (parts.hostname or "").rstrip(".").lower()
     if not host:
         raise BlockedDestination("the address has no host name")
-    try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-    except ValueError:
-        raise BlockedDestination("the address has an invalid port") from None
+    port = _port(parts.scheme, parts)
     addresses = list(resolve(host, port))
     if not addresses:
         raise BlockedDestination(f"the host name {host!r} does not resolve")

@@ -14,7 +14,7 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 #: The policy every page is served under: scripts, styles, images and sockets from this
 #: site only; no framing (clickjacking); no plugins; forms post only here.
 CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; "
-                           "img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; "
+                           "img-src 'self' data:; connect-src 'self'; object-src 'none'; "
                            "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 SECURITY_HEADERS = [
     (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
@@ -22,10 +22,6 @@ SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
     (b"referrer-policy", b"same-origin"),
 ]
-
-
-class _TooLarge(Exception):
-    pass
 
 
 async def _refuse_too_large(send: Send, limit: int) -> None:
@@ -39,7 +35,12 @@ async def _refuse_too_large(send: Send, limit: int) -> None:
 
 class BodyLimit:
     """Refuse request bodies over ``limit`` bytes with 413 before reading them: by the
-    Content-Length header, or while a chunked body streams in."""
+    Content-Length header, or while a chunked body streams in.
+
+    A streamed body that grows too large is answered with 413 at once; the application
+    is then told the client went away (http.disconnect), and whatever it answers or
+    raises about that is dropped, so its error handlers cannot turn the refusal into
+    a 500."""
 
     def __init__(self, app: ASGIApp, limit: int):
         self.app, self.limit = app, limit
@@ -51,27 +52,35 @@ class BodyLimit:
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             return await _refuse_too_large(send, self.limit)
         seen = 0
-        started = False
+        started = refused = False
 
         async def counting_receive() -> Message:
-            nonlocal seen
+            nonlocal seen, started, refused
+            if refused:
+                return {"type": "http.disconnect"}
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
-                    raise _TooLarge
+                    refused = True
+                    if not started:
+                        started = True
+                        await _refuse_too_large(send, self.limit)
+                    return {"type": "http.disconnect"}
             return message
 
         async def tracking_send(message: Message) -> None:
             nonlocal started
+            if refused:
+                return
             started = started or message["type"] == "http.response.start"
             await send(message)
 
         try:
             await self.app(scope, counting_receive, tracking_send)
-        except _TooLarge:
-            if not started:
-                await _refuse_too_large(send, self.limit)
+        except Exception:
+            if not refused:
+                raise
 
 
 class SecurityHeaders:

@@ -29,6 +29,10 @@ class DeliveryFailed(Exception):
     """Could not deliver; the message is safe to show the user."""
 
 
+class RefusedDestination(DeliveryFailed):
+    """The address (or a redirect) leads somewhere the server does not send to."""
+
+
 def _pinned_url(d: Destination, address: str) -> str:
     parts = urlsplit(d.url)
     host = f"[{address}]" if ":" in address else address
@@ -44,7 +48,7 @@ def post_json(url: str, payload: Any, *, headers: dict[str, str] | None = None,
             try:
                 d = check_url(url, allow, resolve)
             except BlockedDestination as exc:
-                raise DeliveryFailed(str(exc)) from None
+                raise RefusedDestination(str(exc)) from None
             r = _post_to_one_of(client, d, payload, headers or {})
             if r.status_code in (301, 302, 303, 307, 308) and "location" in r.headers:
                 url = urljoin(d.url, r.headers["location"])
@@ -59,10 +63,14 @@ def _post_to_one_of(client: httpx.Client, d: Destination, payload: Any,
     host_header = d.host if d.port in (80, 443) else f"{d.host}:{d.port}"
     failure: Exception | None = None
     for address in d.addresses:
+        request = client.build_request("POST", _pinned_url(d, address), json=payload,
+                                       headers={**headers, "Host": host_header},
+                                       extensions={"sni_hostname": d.host})
         try:
-            return client.post(_pinned_url(d, address), json=payload,
-                               headers={**headers, "Host": host_header},
-                               extensions={"sni_hostname": d.host})
+            # streamed and closed unread: the answer's body is never wanted, however large
+            response = client.send(request, stream=True)
+            response.close()
+            return response
         except httpx.ConnectError as exc:
             failure = exc
         except httpx.HTTPError as exc:

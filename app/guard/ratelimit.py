@@ -24,10 +24,16 @@ DEFAULT_LIMITS: dict[str, tuple[int, float]] = {
     "mail": (5, 3600.0),              # verification and webhook-test messages per account
     "chat": (20, 60.0),               # chat posts per account
     "create_game": (20, 3600.0),      # games created per account
-    "action": (600, 60.0),            # game actions per account (HTTP and websocket)
-    "ws_message": (1200, 60.0),       # websocket messages per socket
+    # a computer player moving as fast as the server answers makes ~5-15 a second:
+    "action": (1800, 60.0),           # game actions per account (HTTP and websocket)
+    "ws_message": (3600, 60.0),       # websocket messages per socket
     "socket": (30, 60.0),             # websocket connections opened per address
 }
+
+
+def account_key(user_id: int) -> str:
+    """The key of an account's limits (addresses are keyed by the address itself)."""
+    return f"user:{user_id}"
 
 
 class RateLimited(Exception):
@@ -53,7 +59,7 @@ def parse_limits(text: str | None) -> dict[str, Limit]:
             limit = Limit(int(events), float(seconds))
         except ValueError:
             raise ValueError(f"RATE_LIMITS: {item!r} is not name=events/seconds") from None
-        if name.strip() not in DEFAULT_LIMITS or limit.events < 1 or limit.seconds <= 0:
+        if name.strip() not in DEFAULT_LIMITS or limit.events < 1 or not 0 < limit.seconds < math.inf:
             raise ValueError(f"RATE_LIMITS: {item!r}: known limits are {', '.join(DEFAULT_LIMITS)}")
         limits[name.strip()] = limit
     return limits
@@ -68,22 +74,41 @@ class RateLimiter:
         self._hits: dict[tuple[str, str], deque[float]] = {}
         self._lock = threading.Lock()
 
+    def check(self, name: str, key: str) -> None:
+        """Raise RateLimited if ``key`` has no event left, without counting one (for
+        limits that count only failures, like wrong passwords)."""
+        limit = self.limits[name]
+        now = self._clock()
+        with self._lock:
+            times = self._hits.get((name, key))
+            if times:
+                self._refuse_if_full(name, limit, times, now)
+
     def hit(self, name: str, key: str) -> None:
         """Count one event for ``key`` (an account id or an address) or raise RateLimited."""
         limit = self.limits[name]
         now = self._clock()
         with self._lock:
             times = self._hits.setdefault((name, key), deque())
-            while times and times[0] <= now - limit.seconds:
-                times.popleft()
-            if len(times) >= limit.events:
-                raise RateLimited(name, max(1, math.ceil(times[0] + limit.seconds - now)))
+            self._refuse_if_full(name, limit, times, now)
             times.append(now)
             if len(self._hits) > self._max_keys:
                 self._forget_idle(now)
 
+    @staticmethod
+    def _refuse_if_full(name: str, limit: Limit, times: deque[float], now: float) -> None:
+        while times and times[0] <= now - limit.seconds:
+            times.popleft()
+        if len(times) >= limit.events:
+            raise RateLimited(name, max(1, math.ceil(times[0] + limit.seconds - now)))
+
     def _forget_idle(self, now: float) -> None:
-        """Bound the memory a flood of distinct keys can take."""
+        """Bound the memory a flood of distinct keys can take: drop the keys idle for
+        longer than any window, then, if that was not enough, the oldest tenth (so the
+        next sweep is many events away, not on every one)."""
         longest = max(limit.seconds for limit in self.limits.values())
         for k in [k for k, t in self._hits.items() if not t or t[-1] <= now - longest]:
             del self._hits[k]
+        if len(self._hits) > self._max_keys * 9 // 10:
+            for k in list(self._hits)[: len(self._hits) - self._max_keys * 9 // 10]:
+                del self._hits[k]

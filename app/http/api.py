@@ -12,7 +12,9 @@ from ..accounts import security
 from ..accounts.auth import Accounts, current_user, get_accounts, optional_user
 from ..core.errors import ApiError
 from ..games.service import GameService
+from ..guard.names import username_key
 from ..models import User
+from . import limits
 from .playbyturn import create_game_clock, rematch_clock
 from .schemas import ActionIn, CreateGameIn, JoinIn, LoginIn, RegisterIn, TokenIn, UndoIn
 
@@ -42,6 +44,7 @@ def _set_session(request: Request, response: Response, accounts: Accounts, token
 @router.post("/auth/register", status_code=201, tags=["auth"])
 def register(body: RegisterIn, request: Request, response: Response):
     """Create an account and log it in (sets the session cookie, returns a token)."""
+    limits.per_address(request, "register")
     accounts = get_accounts(request)
     user = accounts.register(body.username, body.password, body.email)
     token = accounts.issue(user, "session")
@@ -54,10 +57,24 @@ def login(body: LoginIn, request: Request, response: Response):
     """Check the password; set the session cookie (HttpOnly, SameSite=Lax) and the CSRF
     cookie; return the same session token for 'Authorization: Bearer'."""
     accounts = get_accounts(request)
-    user = accounts.check_password(body.username, body.password)
+    user = _checked_login(request, accounts, body.username, body.password)
     token = accounts.issue(user, "session")
     csrf = _set_session(request, response, accounts, token)
     return {"token": token, "csrf_token": csrf, "user": _user_out(user)}
+
+
+def _checked_login(request: Request, accounts: Accounts, username: str, password: str) -> User:
+    """The user, if the password is right and neither the address nor the account has
+    used up its attempts. Only wrong passwords count against the account, so that a
+    stranger's guesses cannot stop its owner for longer than the window."""
+    limits.per_address(request, "login_address")
+    account = f"name:{username_key(username)}"
+    limits.limiter(request).check("login_account", account)
+    try:
+        return accounts.check_password(username, password)
+    except ApiError:
+        limits.limiter(request).hit("login_account", account)
+        raise
 
 
 @router.post("/auth/logout", tags=["auth"])
@@ -159,6 +176,7 @@ def game_map(engine: int = rules_engine.ENGINE_VERSION):
 def create_game(body: CreateGameIn, request: Request, user: User = Depends(current_user)):
     if body.days_per_move is not None and body.mode != "async":
         raise ApiError(422, "days_per_move is for by-turn (async) games", "invalid_request")
+    limits.per_account(request, "create_game", user.id)
     out = service(request).create_game(user, body.scenario, body.options, body.side, body.mode, body.private)
     if body.mode == "async":  # the game's clock (app.playbyturn.deadlines)
         out["clock"] = create_game_clock(request, out["id"], body.days_per_move)
@@ -217,6 +235,7 @@ def legal(game_id: str, request: Request, user: User | None = Depends(optional_u
 
 @router.post("/games/{game_id}/actions", tags=["play"])
 def act(game_id: str, body: ActionIn, request: Request, user: User = Depends(current_user)):
+    limits.per_account(request, "action", user.id)
     return service(request).act(user, game_id, body.action, body.expected_seq, body.action_id)
 
 
@@ -224,6 +243,7 @@ def act(game_id: str, body: ActionIn, request: Request, user: User = Depends(cur
 def undo(game_id: str, request: Request, body: UndoIn = Body(default_factory=UndoIn),
          user: User = Depends(current_user)):
     """Take back your own last decision (not across a die roll or a change of who acts)."""
+    limits.per_account(request, "action", user.id)
     return service(request).undo(user, game_id, body.expected_seq, body.action_id)
 
 
@@ -242,6 +262,7 @@ def events(game_id: str, request: Request, after: int = Query(0, ge=0),
 
 @router.post("/games/{game_id}/resign", tags=["play"])
 def resign(game_id: str, request: Request, user: User = Depends(current_user)):
+    limits.per_account(request, "action", user.id)
     return service(request).resign(user, game_id)
 
 

@@ -18,6 +18,7 @@ from ..core.clock import iso
 from ..core.errors import ApiError
 from ..games import chat as rules
 from ..models import CHAT_MAX_BODY, ChatMessage, User, table, utcnow
+from . import limits
 
 MAX_BODY = CHAT_MAX_BODY
 
@@ -68,6 +69,7 @@ def post_chat(game_id: str, body: ChatIn, request: Request, user: User = Depends
     text = body.body.strip()
     if not text:
         raise ApiError(422, "say something", "invalid_request")
+    limits.per_account(request, "chat", user.id)
     now = utcnow()
     with request.app.state.db.write() as s:
         res = s.execute(insert(T_CHAT).values(game_id=game_id, channel=body.channel, user_id=user.id,

@@ -17,13 +17,13 @@ from sqlalchemy import select, update
 from ..accounts.auth import current_user, get_accounts
 from ..core.clock import aware
 from ..core.errors import ApiError
+from ..guard.destinations import BlockedDestination, check_url
 from ..models import User
 from ..notices import outbox, waiting
 from ..notices.mailbody import render_mail
-from ..notices.outbox import Notices
 from ..playbyturn.deadlines import Deadlines
 from ..store.events import T_GAMES
-from . import deps
+from . import deps, limits
 from .pages import render
 from .schemas import PrefsIn, ReadIn, VacationIn, WebhookIn
 
@@ -54,7 +54,9 @@ def _ensure_prefs(conn, user_id: int) -> None:
                                                    verified_at=None, last_digest_at=None))
 
 
-def _send_verification(notices: Notices, conn, user_id: int, email: str) -> None:
+def _send_verification(request: Request, conn, user_id: int, email: str) -> None:
+    limits.per_account(request, "mail", user_id)
+    notices = deps.notices(request)
     link = f"{notices.public_url}/verify-email?t={notices.verify_token(user_id, email)}"
     body, html = render_mail("verify", link=link, site_name=notices.site_name)
     notices.queue_email(conn, user_id, email, "verify", outbox.SUBJECTS["verify"], body, unsubscribe=False,
@@ -90,7 +92,7 @@ def put_prefs(body: PrefsIn, request: Request, user: User = Depends(current_user
             if (cur.get("email") or "") != email:
                 conn.execute(update(outbox.T_USERS).where(outbox.T_USERS.c.id == user.id).values(email=email or None))
                 if email:
-                    _send_verification(deps.notices(request), conn, user.id, email)
+                    _send_verification(request, conn, user.id, email)
         conn.commit()
         return _prefs_view(conn, user.id, deps.deadlines(request))
 
@@ -103,7 +105,7 @@ def resend_verification(request: Request, user: User = Depends(current_user)):
             raise ApiError(409, "set an email address first", "no_email")
         if p.get("verified"):
             return {"ok": True, "already_verified": True}
-        _send_verification(deps.notices(request), conn, user.id, p["email"])
+        _send_verification(request, conn, user.id, p["email"])
         conn.commit()
     return {"ok": True}
 
@@ -112,6 +114,7 @@ def resend_verification(request: Request, user: User = Depends(current_user)):
 def put_webhook(body: WebhookIn, request: Request, user: User = Depends(current_user)):
     if not body.url.startswith(("http://", "https://")):
         raise ApiError(422, "the webhook URL must start with http:// or https://", "invalid_request")
+    _check_destination(request, body.url)
     with deps.db(request).write() as conn:
         conn.execute(outbox.T_HOOKS.delete().where(outbox.T_HOOKS.c.user_id == user.id))
         conn.execute(outbox.T_HOOKS.insert(), dict(user_id=user.id, url=body.url, json_key=body.json_key,
@@ -119,6 +122,14 @@ def put_webhook(body: WebhookIn, request: Request, user: User = Depends(current_
                                                    last_error_at=None, last_ok_at=None))
         conn.commit()
         return _prefs_view(conn, user.id, deps.deadlines(request))
+
+
+def _check_destination(request: Request, url: str) -> None:
+    """Webhooks reach only public addresses (or hosts the operator allowed)."""
+    try:
+        check_url(url, deps.settings(request).webhook_allowed_hosts)
+    except BlockedDestination as exc:
+        raise ApiError(422, f"this webhook address cannot be used: {exc}", "blocked_destination") from None
 
 
 @api.delete("/me/webhook")
@@ -136,6 +147,8 @@ def test_webhook(request: Request, user: User = Depends(current_user)):
         h = conn.execute(select(outbox.T_HOOKS).where(outbox.T_HOOKS.c.user_id == user.id)).first()
         if h is None:
             raise ApiError(409, "register a webhook first", "no_webhook")
+        _check_destination(request, h.url)  # the name may resolve elsewhere by now
+        limits.per_account(request, "mail", user.id)
         now = deps.clock(request).now()
         conn.execute(outbox.T_OUTBOX.insert(), dict(
             channel="webhook", user_id=user.id, game_id=None, game_seq=None, kind="test", recipient=h.url,

@@ -26,10 +26,10 @@ from email.message import EmailMessage
 from email.utils import formatdate
 from typing import Any
 
-import httpx
 from sqlalchemy import select, update
 
 from ..core.clock import Clock
+from ..guard.outbound import DeliveryFailed, RefusedDestination, post_json
 from ..playbyturn import orders
 from ..playbyturn.deadlines import Deadlines
 from ..store import events as store
@@ -226,12 +226,14 @@ class Worker:
                 smtp = smtplib.SMTP_SSL(st.smtp_host, st.smtp_port, timeout=15, context=ssl.create_default_context())
             else:
                 smtp = smtplib.SMTP(st.smtp_host, st.smtp_port, timeout=15)
-            with smtp:
+            try:
                 if tls in ("starttls", "true", "1", "yes"):
                     smtp.starttls(context=ssl.create_default_context())
                 if st.smtp_user:
                     smtp.login(st.smtp_user, st.smtp_password or "")
                 smtp.send_message(msg)
+            finally:
+                _hang_up(smtp)
         except smtplib.SMTPRecipientsRefused as exc:
             codes = [c for c, _ in exc.recipients.values()]
             if all(500 <= c < 600 for c in codes):
@@ -243,16 +245,33 @@ class Worker:
             raise
 
     def _send_webhook(self, row) -> None:
+        """POST to a checked public address (each redirect checked again). Only the
+        status or the kind of failure is kept: the far side's answer is never stored,
+        so a webhook cannot be used to read pages the server can reach."""
         try:
-            r = httpx.post(row.recipient, json=row.payload or {}, timeout=10)
-        except httpx.HTTPError as exc:
-            raise RuntimeError(f"could not reach the webhook: {exc}") from None
-        if 200 <= r.status_code < 300:
+            got = post_json(row.recipient, row.payload or {}, allow_hosts=self.settings.webhook_allowed_hosts)
+        except RefusedDestination as exc:
+            raise Permanent(str(exc)) from None
+        except DeliveryFailed as exc:
+            raise RuntimeError(str(exc)) from None
+        if 200 <= got.status < 300:
             return
-        err = f"HTTP {r.status_code}: {r.text[:200]}"
-        if 400 <= r.status_code < 500 and r.status_code not in (408, 429):
+        err = f"HTTP {got.status}"
+        if 400 <= got.status < 500 and got.status not in (408, 429):
             raise Permanent(err)
         raise RuntimeError(err)
+
+
+def _hang_up(smtp: smtplib.SMTP) -> None:
+    """Say QUIT and close. Once the server has accepted the message it is sent: a
+    server that then fails or drops the connection on QUIT must not make us send the
+    same mail again, so nothing after the message may count as a failure."""
+    try:
+        smtp.quit()
+    except (smtplib.SMTPException, OSError):
+        pass
+    finally:
+        smtp.close()
 
 
 # --------------------------------------------------------------------------- command

@@ -79,12 +79,31 @@ _FIELD_ERRORS = {
 }
 
 
+MAX_NESTING = 32  # no message of the protocol comes near; deeper ones only cost recursion
+
+
+def nesting_depth(value: Any) -> int:
+    """How deeply lists and objects nest in a parsed JSON value (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
 def envelope(raw: str) -> tuple[str, dict, dict]:
     """(type, the keys to echo in the answer, the message) of a raw client message."""
+    too_deep = False
     try:
         msg = json.loads(raw)
     except ValueError as exc:
         raise ProtocolError(400, f"malformed JSON: {exc}", "malformed_json") from None
+    except RecursionError:  # deeper than the parser's stack
+        too_deep = True
+    if too_deep or nesting_depth(msg) > MAX_NESTING:
+        raise ProtocolError(400, f"the message is nested more than {MAX_NESTING} levels deep", "too_deep")
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         raise ProtocolError(422, 'a message is a JSON object with a "type"', "invalid_request")
     return msg["type"], {k: msg[k] for k in ("action_id", "ref") if k in msg}, msg

@@ -9,16 +9,19 @@ own messages ("ack", "legal", "pong", "error").
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import re
 from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
+from sqlalchemy.exc import DataError as SqlDataError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ..accounts import security
-from ..core.errors import ApiError
+from ..core.errors import ApiError, out_of_range
+from ..guard.ratelimit import RateLimited, account_key
 from . import protocol
 from .channel import Subscriber
 
@@ -40,6 +43,8 @@ def _origin_ok(ws: WebSocket) -> bool:
     return host in allowed
 
 
+_SOCKET_NUMBERS = itertools.count(1)
+MAX_SEQ = 2 ** 63 - 1  # seq numbers are 64-bit integers in the database
 _GAME_SOCKET_PATH = re.compile(r"^/ws/games/([A-Za-z0-9_-]{1,64})$")
 
 
@@ -140,10 +145,24 @@ async def _after_param(ws: WebSocket) -> tuple[bool, int | None]:
         return False, None
 
 
+async def too_many_sockets(ws: WebSocket) -> bool:
+    """Count this socket against its address's limit; when over it, say so and close."""
+    try:
+        ws.app.state.limiter.hit("socket", ws.client.host if ws.client else "unknown")
+        return False
+    except RateLimited as exc:
+        await ws.accept()
+        await ws.send_text(_err(429, str(exc), "rate_limited"))
+        await ws.close(code=4429)
+        return True
+
+
 async def game_socket(ws: WebSocket):
     """/ws/games/{game_id} (a plain Starlette route: no dependency machinery per socket)."""
     game_id = ws.path_params["game_id"]
     svc = ws.app.state.games
+    if await too_many_sockets(ws):
+        return
     ok, user = await authenticate(ws)
     if not ok:
         return
@@ -182,6 +201,7 @@ async def _serve(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, seats:
     """The life of one socket: start, answer its messages until it closes, clean up."""
     hub = ws.app.state.hub
     writer = asyncio.get_running_loop().create_task(_writer(ws, sub)) if sub.transport is None else None
+    socket_key = f"socket:{next(_SOCKET_NUMBERS)}"  # the key of this socket's message limit
     try:
         await _start(ws, sub, user, game_id, seats, after)
         while not sub.closed:
@@ -191,7 +211,8 @@ async def _serve(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, seats:
             raw = msg.get("text")
             if raw is None and msg.get("bytes") is not None:
                 raw = msg["bytes"].decode("utf-8", "replace")
-            await _handle(ws, sub, user, game_id, raw or "")
+            if _admitted(ws, sub, socket_key, raw or ""):
+                await _handle(ws, sub, user, game_id, raw or "")
     except (WebSocketDisconnect, RuntimeError):
         pass
     except Exception:
@@ -206,6 +227,21 @@ async def _serve(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, seats:
                 writer.cancel()
 
 
+def _admitted(ws: WebSocket, sub: Subscriber, socket_key: str, raw: str) -> bool:
+    """Whether to answer a message: not too large, and within the socket's message
+    limit; otherwise an "error" message tells why, and the socket stays open."""
+    cap = ws.app.state.settings.ws_max_message_bytes
+    if len(raw) > cap:
+        sub.put(_err(413, f"a message is at most {cap} bytes", "too_large"))
+        return False
+    try:
+        ws.app.state.limiter.hit("ws_message", socket_key)
+    except RateLimited as exc:
+        sub.put(_err(429, str(exc), "rate_limited"))
+        return False
+    return True
+
+
 async def _handle(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, raw: str) -> None:
     """Answer one client message; a refusal is an "error" message, the socket stays open."""
     try:
@@ -216,11 +252,18 @@ async def _handle(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, raw: 
     try:
         if kind in protocol.ACTING_TYPES and user is None:
             raise ApiError(401, "spectators cannot act: log in and take a seat", "login_required")
+        if kind in protocol.ACTING_TYPES:
+            ws.app.state.limiter.hit("action", account_key(user.id))
         await _answer(ws, sub, user, game_id, protocol.parse(kind, msg), echo)
     except protocol.ProtocolError as exc:
         sub.put(_err(exc.status, exc.detail, exc.code, of=kind, **echo))
     except ApiError as exc:
         sub.put(_err(exc.status, exc.detail, exc.code, of=kind, **echo))
+    except RateLimited as exc:
+        sub.put(_err(429, str(exc), "rate_limited", of=kind, **echo))
+    except (OverflowError, SqlDataError):
+        refusal = out_of_range()
+        sub.put(_err(refusal.status, refusal.detail, refusal.code, of=kind, **echo))
 
 
 async def _answer(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, msg: Any, echo: dict) -> None:
@@ -228,6 +271,8 @@ async def _answer(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, msg: 
     if isinstance(msg, protocol.PingMsg):
         sub.put(protocol.dump(protocol.PongMsg(**echo)))
     elif isinstance(msg, protocol.SyncMsg):
+        if msg.after > MAX_SEQ:
+            raise protocol.ProtocolError(422, f"after is a seq number, at most {MAX_SEQ}", "invalid_request")
         sub.seq = msg.after
         await hub.catch_up(sub, force=True)
     elif isinstance(msg, protocol.LegalMsg):

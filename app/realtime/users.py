@@ -16,7 +16,7 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from . import protocol
-from .socket import authenticate
+from .socket import authenticate, too_many_sockets
 
 log = logging.getLogger("app.ws")
 router = APIRouter()
@@ -90,6 +90,8 @@ def answer(raw: str) -> str:
 
 async def user_socket(ws: WebSocket) -> None:
     """/ws/me: refused (4401) without a logged-in user; answers "ping" with "pong"."""
+    if await too_many_sockets(ws):   # counted with the game sockets: one limit per address
+        return
     ok, user = await authenticate(ws)
     if not ok:
         return

@@ -101,7 +101,7 @@ def test_board_reads_at_every_size(server, browser, artifacts, game, width, heig
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{server}/games/{gid}")
-    page.wait_for_function("document.body.dataset.ready === '1' && document.body.dataset.toAct === 'union'")
+    page.wait_for_function("() => document.body.dataset.ready === '1' && document.body.dataset.toAct === 'union'")
     page.wait_for_timeout(300)
 
     opening = page.evaluate(MEASURE)
@@ -135,7 +135,7 @@ def test_board_reads_at_every_size(server, browser, artifacts, game, width, heig
         assert side["height"] <= 60
         page.get_by_role("tab", name="Log").click()
         # the sheet opens (its height is animated: wait for it rather than read it mid-way)
-        page.wait_for_function("document.getElementById('side').getBoundingClientRect().height > 150",
+        page.wait_for_function("() => document.getElementById('side').getBoundingClientRect().height > 150",
                                timeout=5000)
         assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
         page.locator("#sheet-handle").click()
@@ -164,7 +164,7 @@ def test_a_pile_opens_and_an_unclear_tap_asks_which(server, browser, artifacts, 
                               has_touch=True, is_mobile=True)
     page = ctx.new_page()
     page.goto(f"{server}/games/{gid}")
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
     # a pile (a box with more units than fit side by side) opens as a list of its units
     pile = page.evaluate("""() => { const b = document.querySelector('#map .count-badge'); return b ? b.dataset.pile : null; }""")
     assert pile, "the 1862 set-up has a box with a pile"
@@ -206,7 +206,7 @@ def test_map_keys_follow_the_lines(server, browser, game):
     ctx = browser.new_context(viewport={"width": 1366, "height": 900}, storage_state=ctxs["confederate"].storage_state())
     page = ctx.new_page()
     page.goto(f"{server}/games/{gid}")
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
     page.evaluate("document.querySelector('#map [data-box=\"washington\"]').focus()")
     start = page.evaluate("document.activeElement.dataset.box")
     visited = {start}
@@ -248,7 +248,7 @@ def keyboard_act(page, kinds):
             if page.locator("#confirm[open]").count():   # ending a phase with points left asks first
                 page.keyboard.press("Shift+Tab")           # from Cancel back to the yes button
                 page.keyboard.press("Enter")
-            page.wait_for_function(f"+document.body.dataset.seq > {before} && document.body.dataset.ready === '1'", timeout=15000)
+            page.wait_for_function(f"() => +document.body.dataset.seq > {before} && document.body.dataset.ready === '1'", timeout=15000)
             return active[1]
         page.keyboard.press("Tab")
     raise AssertionError(f"no {kinds} button reached with Tab")
@@ -294,7 +294,7 @@ def test_a_game_turn_from_the_keyboard_list(server, browser, artifacts):
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(f"{server}/games/{gid}")
-        page.wait_for_function("document.body.dataset.ready === '1' && document.body.dataset.toAct === 'union'")
+        page.wait_for_function("() => document.body.dataset.ready === '1' && document.body.dataset.toAct === 'union'")
         # Tab to the list view switch and turn it on
         for _ in range(40):
             if page.evaluate("document.activeElement && document.activeElement.id") == "list-toggle":
@@ -314,7 +314,7 @@ def test_a_game_turn_from_the_keyboard_list(server, browser, artifacts):
             pages["union"].wait_for_timeout(150)
             continue
         page = pages[side]
-        page.wait_for_function("document.body.dataset.ready === '1'")
+        page.wait_for_function("() => document.body.dataset.ready === '1'")
         if _data(page, "toAct") != side:
             continue
         played[side].append(keyboard_decision(page, done[side]))
@@ -334,7 +334,7 @@ def test_resign_asks_first_and_ends_the_game(server, browser):
     gid, ctxs = new_game(browser, server, "1861")
     page = ctxs["union"].new_page()
     page.goto(f"{server}/games/{gid}")
-    page.wait_for_function("document.body.dataset.ready === '1' && document.body.dataset.toAct === 'union'")
+    page.wait_for_function("() => document.body.dataset.ready === '1' && document.body.dataset.toAct === 'union'")
     # before the first move the game can only be aborted, and that asks first
     page.locator("#actions #abort").click()
     assert page.locator("#confirm").is_visible()
@@ -344,16 +344,16 @@ def test_resign_asks_first_and_ends_the_game(server, browser):
     before = int(_data(page, "seq"))
     page.locator("#actions").get_by_role("button", name="End movement", exact=True).click()
     page.locator("#confirm-yes").click()            # two Marches unused: it asks first
-    page.wait_for_function(f"+document.body.dataset.seq > {before} && document.body.dataset.ready === '1'")
+    page.wait_for_function(f"() => +document.body.dataset.seq > {before} && document.body.dataset.ready === '1'")
     # after it, resigning asks, then ends the game for both players
     page.locator("#actions #resign").click()
     assert "Confederate player wins" in page.locator("#confirm-text").inner_text()
     page.locator("#confirm-yes").click()
-    page.wait_for_function("document.body.dataset.status === 'finished'")
+    page.wait_for_function("() => document.body.dataset.status === 'finished'")
     assert "Game over. Confederate wins" in page.locator("#prompt").inner_text()
     other = ctxs["confederate"].new_page()
     other.goto(f"{server}/games/{gid}")
-    other.wait_for_function("document.body.dataset.status === 'finished'")
+    other.wait_for_function("() => document.body.dataset.status === 'finished'")
     other.get_by_role("tab", name="Log").click()
     assert "resigns" in other.locator("#log").inner_text()
     for c in ctxs.values():

@@ -15,7 +15,7 @@ def _open(ctx, base, gid, errors):
     page = ctx.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{base}/games/{gid}")
-    page.wait_for_function("document.body.dataset.ready === '1' && document.body.dataset.seq !== undefined")
+    page.wait_for_function("() => document.body.dataset.ready === '1' && document.body.dataset.seq !== undefined")
     return page
 
 
@@ -27,14 +27,14 @@ def _end_movement_confirmed(page):
     before = int(_data(page, "seq"))
     page.locator("#actions").get_by_role("button", name="End movement", exact=True).click()
     page.locator("#confirm-yes").click()
-    page.wait_for_function(f"+document.body.dataset.seq > {before} && document.body.dataset.ready === '1'")
+    page.wait_for_function(f"() => +document.body.dataset.seq > {before} && document.body.dataset.ready === '1'")
 
 
 def test_end_movement_with_marches_unused_asks_first(server, browser, artifacts):
     gid, ctxs = new_game(browser, server, "1861")
     errors: list[str] = []
     page = _open(ctxs["union"], server, gid, errors)
-    page.wait_for_function("document.body.dataset.toAct === 'union' && document.body.dataset.phase === 'movement'")
+    page.wait_for_function("() => document.body.dataset.toAct === 'union' && document.body.dataset.phase === 'movement'")
     before = int(_data(page, "seq"))
     page.locator("#actions").get_by_role("button", name="End movement", exact=True).click()
     dialog = page.locator("#confirm")
@@ -59,10 +59,10 @@ def test_resign_banner_and_rematch_with_sides_swapped(server, browser, artifacts
     errors: list[str] = []
     union = _open(ctxs["union"], server, gid, errors)
     confed = _open(ctxs["confederate"], server, gid, errors)
-    union.wait_for_function("document.body.dataset.toAct === 'union'")
+    union.wait_for_function("() => document.body.dataset.toAct === 'union'")
     _end_movement_confirmed(union)
     # resigning asks first; then both pages show the banner with the result and the reason
-    confed.wait_for_function("!!document.querySelector('#actions #resign')")
+    confed.wait_for_function("() => !!document.querySelector('#actions #resign')")
     confed.locator("#actions #resign").click()
     assert "Union player wins" in confed.locator("#confirm-text").inner_text()
     confed.locator("#confirm-yes").click()
@@ -76,7 +76,7 @@ def test_resign_banner_and_rematch_with_sides_swapped(server, browser, artifacts
     union.locator("#game-over #rematch").click()
     union.wait_for_url(lambda url: "/games/" in url and gid not in url)
     new_gid = union.url.rsplit("/", 1)[1]
-    union.wait_for_function("document.body.dataset.seq !== undefined")
+    union.wait_for_function("() => document.body.dataset.seq !== undefined")
     assert union.locator("#seat-union").inner_text() == "open seat"
     assert union.locator("#seat-confederate").inner_text().startswith("uni")
     # the opponent, still on the old game's page, sees the rematch arrive and joins it
@@ -85,10 +85,10 @@ def test_resign_banner_and_rematch_with_sides_swapped(server, browser, artifacts
     confed.locator("#game-over #rematch-go").click()
     confed.wait_for_url(f"**/games/{new_gid}")
     confed.get_by_role("button", name="Join this game as Union").click()
-    confed.wait_for_function("document.body.dataset.status === 'active' && document.body.dataset.ready === '1'")
+    confed.wait_for_function("() => document.body.dataset.status === 'active' && document.body.dataset.ready === '1'")
     assert confed.locator("#seat-union").inner_text().startswith("con")
     assert confed.locator("#seat-confederate").inner_text().startswith("uni")
-    union.wait_for_function("document.body.dataset.status === 'active'")
+    union.wait_for_function("() => document.body.dataset.status === 'active'")
     confed.screenshot(path=str(artifacts / "decisions-rematch.png"))
     assert not errors, errors
     for c in ctxs.values():
@@ -121,7 +121,7 @@ def test_draw_offer_declined_then_offered_again_and_accepted(server, browser, ar
     assert "no winner" in union.locator("#confirm-text").inner_text()
     union.locator("#confirm-yes").click()
     for page in (union, confed):
-        page.wait_for_function("document.body.dataset.status === 'finished'")
+        page.wait_for_function("() => document.body.dataset.status === 'finished'")
         page.wait_for_selector("#game-over:not([hidden])")
         banner = page.locator("#game-over").inner_text()
         assert "Game over: Draw" in banner and "By agreement" in banner
@@ -152,14 +152,14 @@ def test_create_form_greys_out_an_option_that_does_not_go(server, browser, artif
     assert not page.get_by_label("Time per move").is_visible()
     # one March ending: the others and sudden death are greyed, with the engine's reason
     ending("11.3:1862").check()
-    page.wait_for_function("document.querySelector(\"input[value='11.3:1863']\").disabled")
+    page.wait_for_function("() => document.querySelector(\"input[value='11.3:1863']\").disabled")
     assert "at most one" in reason("11.3:1863").inner_text()
     assert "Campaign Game ending" in reason("11.3:sudden-death").inner_text()
     assert ending("11.3:1862").is_enabled()
     page.screenshot(path=str(artifacts / "decisions-create-form.png"))
     # unticked, they come back
     ending("11.3:1862").uncheck()
-    page.wait_for_function("!document.querySelector(\"input[value='11.3:1863']\").disabled")
+    page.wait_for_function("() => !document.querySelector(\"input[value='11.3:1863']\").disabled")
     assert not reason("11.3:1863").is_visible()
     # a ticked option the scenario does not allow: said next to the options, and creating refuses
     ending("11.3:1862").check()

@@ -33,7 +33,7 @@ def register(page, base, name):
 
 
 def ready(page):
-    page.wait_for_function("document.body.dataset.ready === '1' && document.body.dataset.seq !== undefined")
+    page.wait_for_function("() => document.body.dataset.ready === '1' && document.body.dataset.seq !== undefined")
 
 
 def seq(page) -> int:
@@ -72,7 +72,7 @@ def click_and_wait(page, locator):
     before = seq(page)
     click_map(page, locator)
     confirm_if_asked(page)
-    page.wait_for_function(f"+document.body.dataset.seq > {before} && document.body.dataset.ready === '1'",
+    page.wait_for_function(f"() => +document.body.dataset.seq > {before} && document.body.dataset.ready === '1'",
                            timeout=15000)
 
 
@@ -97,7 +97,7 @@ class Turn:
     def sync_spectator(self):
         target = seq(self.page)
         # the spectator's map shows the same seq, without any reload
-        self.spectator.wait_for_function(f"+document.body.dataset.seq >= {target}", timeout=10000)
+        self.spectator.wait_for_function(f"() => +document.body.dataset.seq >= {target}", timeout=10000)
 
     def step(self, what, locator):
         self.log.append(what)
@@ -124,7 +124,7 @@ def play_generic(t: Turn, artifacts, shots):
                     t.log.append("move (chooser)")
                     return t.step("move", p.locator("#actions .choice").first)
                 # wait for the move itself: it may also close the March (nothing left to move)
-                p.wait_for_function(f"+document.body.dataset.seq > {before}")
+                p.wait_for_function(f"() => +document.body.dataset.seq > {before}")
                 t.log.append("moved")
                 ready(p)
                 return t.sync_spectator()
@@ -166,7 +166,7 @@ def play_generic(t: Turn, artifacts, shots):
             if p.locator("#actions .choice").count():
                 return t.step("recruit", p.locator("#actions .choice").first)
             t.log.append("recruit")
-            p.wait_for_function("document.body.dataset.ready === '1'")
+            p.wait_for_function("() => document.body.dataset.ready === '1'")
             return t.sync_spectator()
         return t.step("end recruitment", button(p, "End recruitment"))
     raise AssertionError(f"unexpected phase {phase} / {step}")
@@ -191,7 +191,7 @@ def test_first_game_turn_through_the_ui(server, browser, artifacts):
     union.get_by_role("button", name="Create game").click()
     union.wait_for_url("**/games/*")
     gid = union.url.rsplit("/", 1)[1]
-    union.wait_for_function("document.body.dataset.seq !== undefined")
+    union.wait_for_function("() => document.body.dataset.seq !== undefined")
     assert "Waiting for an opponent" in union.locator("#prompt").text_content()
 
     # the Confederate player joins from the lobby
@@ -202,14 +202,14 @@ def test_first_game_turn_through_the_ui(server, browser, artifacts):
     # an anonymous spectator opens the game page and never reloads it
     ctx_s, spect = _page(browser, errors)
     spect.goto(f"{server}/games/{gid}")
-    spect.wait_for_function("document.body.dataset.seq !== undefined")
+    spect.wait_for_function("() => document.body.dataset.seq !== undefined")
     nav = spect.evaluate("performance.getEntriesByType('navigation')[0].toJSON()")
     assert spect.locator("body.spectator").count() == 1
     assert spect.locator("#actions button").count() == 0
     for pg in (union, confed):
         ready(pg)
-    union.wait_for_function("document.body.dataset.toAct === 'union'")
-    spect.wait_for_function("!document.getElementById('watchers').textContent.startsWith('0')")
+    union.wait_for_function("() => document.body.dataset.toAct === 'union'")
+    spect.wait_for_function("() => !document.getElementById('watchers').textContent.startsWith('0')")
 
     # every box and unit on the map can be found by id
     assert spect.locator("#map [data-box]").count() == len(rules_engine.load_map().boxes)
@@ -224,11 +224,11 @@ def test_first_game_turn_through_the_ui(server, browser, artifacts):
     t = Turn(union, spect, [])
     t.step("activate", union.locator("#map [data-box='washington'] .name"))
     assert union.locator("#map [data-box='washington'].active-box").count() == 1
-    union.wait_for_function("!document.getElementById('undo').disabled")
+    union.wait_for_function("() => !document.getElementById('undo').disabled")
     before = seq(union)
     union.keyboard.press("u")
-    union.wait_for_function(f"+document.body.dataset.seq > {before} && document.body.dataset.phase === 'movement'")
-    union.wait_for_function("document.querySelectorAll('#map .box.active-box').length === 0")
+    union.wait_for_function(f"() => +document.body.dataset.seq > {before} && document.body.dataset.phase === 'movement'")
+    union.wait_for_function("() => document.querySelectorAll('#map .box.active-box').length === 0")
     assert union.locator("#log .ev.undone").count() >= 1
     ready(union)
     t.step("activate", union.locator("#map [data-box='washington'] .name"))
@@ -238,11 +238,11 @@ def test_first_game_turn_through_the_ui(server, browser, artifacts):
     if union.locator("#actions .choice").count():
         t.step("move", union.locator("#actions .choice").first)
     else:
-        union.wait_for_function("document.querySelector(\"#map [data-unit='U-MI-01']\").dataset.loc === 'manassas_junction'")
+        union.wait_for_function("() => document.querySelector(\"#map [data-unit='U-MI-01']\").dataset.loc === 'manassas_junction'")
         ready(union)
         t.sync_spectator()
     # the spectator sees the counter arrive without reloading
-    spect.wait_for_function("document.querySelector(\"#map [data-unit='U-MI-01']\").dataset.loc === 'manassas_junction'")
+    spect.wait_for_function("() => document.querySelector(\"#map [data-unit='U-MI-01']\").dataset.loc === 'manassas_junction'")
     union.screenshot(path=str(artifacts / "map.png"))
     t.step("end march", button(union, "End march"))
     t.step("end movement", button(union, "End movement"))

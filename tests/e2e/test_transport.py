@@ -62,7 +62,7 @@ def http_requests(page) -> list[str]:
 
 
 def ready(page):
-    page.wait_for_function("document.body.dataset.ready === '1' && document.body.dataset.seq !== undefined",
+    page.wait_for_function("() => document.body.dataset.ready === '1' && document.body.dataset.seq !== undefined",
                            timeout=20000)
 
 
@@ -79,9 +79,9 @@ def test_chat_moves_and_the_waiting_badge_arrive_without_polling(server, browser
     page.click("#t-chat")
     page.wait_for_selector("#chat-list li:has-text('Pushed, not polled')", timeout=5000)
     g = play(seats, gid, random.Random(7), 100, until_turn_passes=True)
-    page.wait_for_function(f"+document.body.dataset.seq === {g['seq']}", timeout=10000)
+    page.wait_for_function(f"() => +document.body.dataset.seq === {g['seq']}", timeout=10000)
     want = "1" if g["to_act"] == "confederate" else "0"
-    page.wait_for_function(f"document.querySelector('#notify-badge .badge').textContent === '{want}'", timeout=10000)
+    page.wait_for_function(f"() => document.querySelector('#notify-badge .badge').textContent === '{want}'", timeout=10000)
     page.wait_for_timeout(max(0, 5000 - (time.monotonic() - start) * 1000))
     assert requests == [], f"the game page polled: {requests}"
     # the lobby and the notices page, idle for five seconds: no request either
@@ -145,11 +145,11 @@ def test_a_second_load_fetches_only_the_new_events_and_shows_the_same_board(serv
     # more moves, then a load that adds them to the kept events: the same as a fresh load
     g = play(seats, gid, random.Random(22), 10)
     events_bytes(page, wire, lambda: page.reload())
-    page.wait_for_function(f"+document.body.dataset.seq === {g['seq']}")
+    page.wait_for_function(f"() => +document.body.dataset.seq === {g['seq']}")
     fresh = browser.new_context(viewport=VIEW).new_page()
     fresh.goto(f"{server}/games/{gid}")
     ready(fresh)
-    fresh.wait_for_function("document.getElementById('log').children.length > 0")
+    fresh.wait_for_function("() => document.getElementById('log').children.length > 0")
     assert page.evaluate(BOARD) == fresh.evaluate(BOARD)
     # kept events that do not match the server's (here: tampered with) are dropped for a full load
     page.evaluate("""(gid) => new Promise((ok) => { const r = indexedDB.open('hd-history', 1);

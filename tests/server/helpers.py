@@ -14,11 +14,16 @@ from pathlib import Path
 
 import httpx
 
+from app.guard.ratelimit import DEFAULT_LIMITS
+
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
 # the dice seed of every game on a server started with game_seed=TEST_GAME_SEED: random
 # play is then repeatable, and tests that need a long game need no retries
 TEST_GAME_SEED = "0123456789abcdef" * 4
+# test servers are hit by many players from one address: limits no test meets unless it
+# starts its own server with RATE_LIMITS of its own (tests/server/test_ratelimits.py)
+GENEROUS_RATE_LIMITS = ",".join(f"{name}=1000000/1" for name in DEFAULT_LIMITS)
 
 
 def free_port() -> int:
@@ -49,6 +54,7 @@ class ServerProc:
     def start(self, timeout: float = 120) -> "ServerProc":
         env = dict(os.environ)
         env.update({"DATABASE_URL": self.database_url, "SECRET_KEY": "test-secret-key",
+                    "RATE_LIMITS": GENEROUS_RATE_LIMITS,
                     "PUBLIC_URL": self.base, "LOG_LEVEL": "warning",
                     "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))})
         env.update({k.upper(): str(v) for k, v in self.env.items()})

@@ -99,7 +99,8 @@ class Clock:
 
 def server_env(smtp: SmtpServer, clock: Clock, **extra) -> dict:
     env = dict(smtp_host="127.0.0.1", smtp_port=smtp.port, mail_from="hd@test.example", mail_poll_seconds=0.1,
-               mail_retry_seconds=0.2, clock_file=clock.path, orders_grace_minutes=30, reminder_hours=24)
+               mail_retry_seconds=0.2, clock_file=clock.path, orders_grace_minutes=30, reminder_hours=24,
+               webhook_allow_hosts="127.0.0.1")  # the test receivers listen on loopback
     env.update(extra)
     return env
 

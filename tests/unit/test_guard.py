@@ -15,7 +15,8 @@ def fixed(*addresses):
 @pytest.mark.parametrize("address", ["127.0.0.1", "10.1.2.3", "172.16.0.9", "192.168.1.1",
                                      "169.254.169.254", "0.0.0.0", "::1", "::", "fe80::1",
                                      "fc00::1", "::ffff:127.0.0.1", "::ffff:10.0.0.1",
-                                     "224.0.0.1", "100.64.0.1", "240.0.0.1"])
+                                     "224.0.0.1", "100.64.0.1", "240.0.0.1",
+                                     "2002:7f00:1::", "64:ff9b::a00:1"])
 def test_local_private_and_reserved_addresses_are_refused(address):
     assert not is_public(address)
     with pytest.raises(BlockedDestination, match="only to public addresses"):
@@ -46,7 +47,8 @@ def test_operator_allow_list_admits_an_internal_host():
 
 @pytest.mark.parametrize("url, why", [("ftp://example.org/", "http"), ("file:///etc/passwd", "http"),
                                       ("http://user:pw@example.org/", "user name"),
-                                      ("http:///nohost", "host name"), ("http://example.org:99999/", "port")])
+                                      ("http:///nohost", "host name"), ("http://example.org:99999/", "port"),
+                                      ("http://example.org:0/", "port"), ("http://example.org:x/", "port")])
 def test_other_urls_are_refused_with_a_reason(url, why):
     with pytest.raises(BlockedDestination, match=why):
         check_url(url, resolve=fixed("93.184.216.34"))
@@ -65,9 +67,39 @@ def test_rate_limit_counts_per_key_and_says_when_to_retry():
     limiter.hit("chat", "user-1")                   # the window has moved on
 
 
+def test_a_name_with_a_nul_does_not_resolve():
+    with pytest.raises(BlockedDestination, match="does not resolve"):
+        check_url("http://exa\x00mple.org/")
+
+
+def test_checking_a_limit_counts_nothing():
+    limiter = RateLimiter(parse_limits("login_account=2/60"), clock=lambda: 0.0)
+    for _ in range(5):
+        limiter.check("login_account", "name:alice")
+    limiter.hit("login_account", "name:alice")
+    limiter.hit("login_account", "name:alice")
+    with pytest.raises(RateLimited):
+        limiter.check("login_account", "name:alice")
+
+
+def test_a_flood_of_keys_is_forgotten_oldest_first():
+    limiter = RateLimiter(parse_limits(""), clock=lambda: 0.0, max_keys=100)
+    for n in range(1000):
+        limiter.hit("socket", f"10.0.{n // 250}.{n % 250}")
+    assert len(limiter._hits) <= 101
+
+
+def test_tokens_in_query_strings_are_redacted():
+    from app.guard.logs import redact
+    assert redact("GET /unsubscribe?t=abc123 HTTP/1.1") == "GET /unsubscribe?t=[redacted] HTTP/1.1"
+    assert redact("/ws/games/x?after=3&token=SECRET&state=0") == "/ws/games/x?after=3&token=[redacted]&state=0"
+    assert redact("/games/x?invite=zz#top") == "/games/x?invite=[redacted]#top"
+    assert redact("/api/games?view=mine&title=t") == "/api/games?view=mine&title=t"
+
+
 def test_rate_limits_from_the_environment_are_checked():
     assert parse_limits("login_account=3/10")["login_account"].events == 3
-    for bad in ("nonsense=1/1", "chat=0/10", "chat=ten/60", "chat"):
+    for bad in ("nonsense=1/1", "chat=0/10", "chat=ten/60", "chat", "chat=5/nan", "chat=5/inf"):
         with pytest.raises(ValueError, match="RATE_LIMITS"):
             parse_limits(bad)
 

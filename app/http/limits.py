@@ -1,0 +1,34 @@
+"""Rate limits as the web layer applies them (the counting is app.guard.ratelimit).
+
+Each limit is keyed by an account (its id) or by the client's address (what uvicorn
+reports: the peer, or X-Forwarded-For from a trusted proxy). A refusal is HTTP 429 with
+Retry-After, or on a websocket an "error" message with status 429."""
+from __future__ import annotations
+
+from fastapi import Request
+from fastapi.responses import JSONResponse
+from starlette.requests import HTTPConnection
+
+from ..guard.ratelimit import RateLimited, RateLimiter, account_key
+
+
+def limiter(conn: HTTPConnection) -> RateLimiter:
+    return conn.app.state.limiter
+
+
+def client_address(conn: HTTPConnection) -> str:
+    return conn.client.host if conn.client else "unknown"
+
+
+def per_address(conn: HTTPConnection, name: str) -> None:
+    limiter(conn).hit(name, client_address(conn))
+
+
+def per_account(conn: HTTPConnection, name: str, user_id: int) -> None:
+    limiter(conn).hit(name, account_key(user_id))
+
+
+async def too_many_requests(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RateLimited)
+    return JSONResponse(status_code=429, headers={"Retry-After": str(exc.retry_after)},
+                        content={"detail": str(exc), "code": "rate_limited", "retry_after": exc.retry_after})
