@@ -21,11 +21,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from . import __version__
 from .accounts.auth import Accounts
 from .admin import disputes, integrity, replay
+from .computer.players import ComputerPlayers
 from .core.clock import Clock
 from .core.config import Settings
 from .core.errors import ApiError
 from .games.service import GameService
-from .http import api, chat, me, notices, pages, playbyturn
+from .http import api, chat, computer, me, notices, pages, playbyturn
 from .notices.mailer import Worker
 from .notices.outbox import Notices
 from .notices.pipeline import Notifier
@@ -49,6 +50,7 @@ class Services:
     deadlines: Deadlines
     outbox_worker: Worker
     integrity: integrity.PeriodicCheck
+    computer: ComputerPlayers
 
 
 def build_services(settings: Settings) -> Services:
@@ -64,8 +66,9 @@ def build_services(settings: Settings) -> Services:
     games.on_append = Notifier(notices_, games, hub, deadline_hook=deadlines.on_append).on_append
     games.automate = orders.automate  # forced moves in by-turn games
     worker = Worker(db, settings, clock, notices_, deadlines, games=games, send=settings.mail_worker, timers=True)
+    computer_players = ComputerPlayers(games, settings.computer_delay_seconds, settings.computer_sweep_seconds)
     return Services(settings, db, clock, notices_, games, hub, Accounts(db, settings.secret_key, settings.session_days),
-                    deadlines, worker, integrity.PeriodicCheck(db, settings.integrity_check_seconds))
+                    deadlines, worker, integrity.PeriodicCheck(db, settings.integrity_check_seconds), computer_players)
 
 
 def _lifespan(services: Services) -> Any:
@@ -74,9 +77,11 @@ def _lifespan(services: Services) -> Any:
         await services.hub.start()
         services.integrity.start()
         services.outbox_worker.start()
+        await services.computer.start()
         try:
             yield
         finally:
+            await services.computer.stop()
             await services.outbox_worker.stop()
             await services.integrity.stop()
             await services.hub.stop()
@@ -121,7 +126,7 @@ def _install_error_handlers(app: FastAPI) -> None:
 
 def _install_routes(app: FastAPI) -> None:
     for router in (api.router, socket.router, pages.router, chat.router, me.api, me.pages, playbyturn.api,
-                   playbyturn.pages, replay.router, disputes.router, notices.router, integrity.router,
+                   playbyturn.pages, computer.router, replay.router, disputes.router, notices.router, integrity.router,
                    notices.pages):
         app.include_router(router)
     app.add_middleware(socket.GameSocketMiddleware)

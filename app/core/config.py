@@ -68,6 +68,13 @@ class Settings(BaseSettings):
                                                     "play); never set it on a real server")
     integrity_check_seconds: float = Field(3600.0, description="how often the hash chains of all games are "
                                                                "checked (0: never)")
+    computer_delay_seconds: float = Field(0.6, description="how long the computer player waits before each "
+                                                           "decision, so that people can follow it (tests: 0)")
+    computer_sweep_seconds: float = Field(5.0, description="how often each process looks for games waiting for "
+                                                           "the computer (after a restart, or moved elsewhere)")
+    live_abandon_minutes: float = Field(5.0, description="live games: after this long without a decision from "
+                                                         "the player to act, the opponent may hand that seat "
+                                                         "to the computer")
 
     @property
     def sqlalchemy_url(self) -> str:

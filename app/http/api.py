@@ -146,7 +146,13 @@ def game_map(engine: int = rules_engine.ENGINE_VERSION):
 def create_game(body: CreateGameIn, request: Request, user: User = Depends(current_user)):
     if body.days_per_move is not None and body.mode != "async":
         raise ApiError(422, "days_per_move is for by-turn (async) games", "invalid_request")
-    out = service(request).create_game(user, body.scenario, body.options, body.side, body.mode, body.private)
+    opponent = None
+    if body.opponent is not None:
+        if body.rated:
+            raise ApiError(422, "games against the computer are casual: leave rated out", "invalid_request")
+        opponent = request.app.state.computer.account(body.opponent.computer)
+    out = service(request).create_game(user, body.scenario, body.options, body.side, body.mode, body.private,
+                                       rated=body.rated, opponent=opponent)
     if body.mode == "async":  # the game's clock (app.playbyturn.deadlines)
         out["clock"] = create_game_clock(request, out["id"], body.days_per_move)
     return out

@@ -25,6 +25,11 @@ class TokenIn(Strict):
     name: str | None = Field(None, max_length=64)
 
 
+class OpponentIn(Strict):
+    computer: Literal["easy", "normal", "hard"] = Field(..., description="the computer takes the other seat "
+                                                                         "at this level; the game starts at once")
+
+
 class CreateGameIn(Strict):
     scenario: str = Field("1861", examples=["1861"])
     options: list[str] = Field(default_factory=list)
@@ -34,6 +39,8 @@ class CreateGameIn(Strict):
     days_per_move: int | None = Field(None, ge=1, le=14, description="by-turn games: days each player has "
                                                                      "to move after the game starts waiting "
                                                                      "for them (none: no limit)")
+    rated: bool = Field(False, description="a rated game changes both players' ratings when it ends")
+    opponent: OpponentIn | None = Field(None, description="play the computer instead of waiting for a person")
 
 
 class JoinIn(Strict):
@@ -82,3 +89,7 @@ class OrdersIn(Strict):
 
 class ReadIn(Strict):
     ids: list[int] | None = None
+
+
+class TakeoverIn(Strict):
+    level: Literal["easy", "normal", "hard"] = "normal"

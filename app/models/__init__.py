@@ -13,10 +13,11 @@ from .community import CHAT_MAX_BODY, DISPUTE_MAX_TEXT, AdminAction, ChatMessage
 from .games import Game, GameCommand, GameEvent
 from .notices import MailPrefs, Notice, OutboxMessage, Webhook
 from .playbyturn import GameClock, StandingOrder, Vacation
+from .ratings import PlayerRating, RatingChange
 
 __all__ = ["AdminAction", "AuthToken", "Base", "CHAT_MAX_BODY", "ChatMessage", "DISPUTE_MAX_TEXT", "Dispute",
            "Game", "GameClock", "GameCommand", "GameEvent", "MailPrefs", "Notice", "OutboxMessage",
-           "StandingOrder", "User", "Vacation", "Webhook", "table", "utcnow"]
+           "PlayerRating", "RatingChange", "StandingOrder", "User", "Vacation", "Webhook", "table", "utcnow"]
 
 
 def table(model: type[Base]) -> Table:

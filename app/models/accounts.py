@@ -19,6 +19,9 @@ class User(Base):
     email: Mapped[str | None] = mapped_column(String(254))
     password_hash: Mapped[str] = mapped_column(String(255))
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # "person"; "computer": a seat the server's own computer player fills (its level in the
+    # name, e.g. "Computer (hard)"; nobody logs in as it)
+    kind: Mapped[str] = mapped_column(String(12), default="person", server_default="person")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
