@@ -88,7 +88,7 @@ def lobby(request: Request):
         for g in games:
             g["watchers"] = hub.watchers(g["id"])
     lists["open"] = [g for g in lists["open"] if not g["your_sides"]]
-    return render(request, "lobby.html", **lists)
+    return render(request, "lobby.html", scenarios=scenarios(), options=catalog(), **lists)
 
 
 @router.get("/login", response_class=HTMLResponse)
