@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,12 +27,13 @@ from .core.clock import Clock
 from .core.config import Settings
 from .core.errors import ApiError
 from .games.service import GameService
-from .http import api, chat, computer, me, notices, pages, playbyturn
+from .http import api, chat, computer, me, notices, pages, playbyturn, players
 from .notices.mailer import Worker
 from .notices.outbox import Notices
 from .notices.pipeline import Notifier
 from .playbyturn import orders
 from .playbyturn.deadlines import Deadlines
+from .ratings import ledger as ratings_ledger
 from .realtime import socket
 from .realtime.hub import Hub
 from .store.db import Database
@@ -53,6 +55,13 @@ class Services:
     computer: ComputerPlayers
 
 
+def _in_order(*hooks: Callable[..., None]) -> Callable[..., None]:
+    def run(*args: Any) -> None:
+        for hook in hooks:
+            hook(*args)
+    return run
+
+
 def build_services(settings: Settings) -> Services:
     db = Database(settings.sqlalchemy_url, pool_size=settings.db_pool_size)
     clock = Clock(settings.clock_file)
@@ -63,7 +72,8 @@ def build_services(settings: Settings) -> Services:
     hub = Hub(games, settings.fanout_backend, dsn=settings.sqlalchemy_url, queue_limit=settings.ws_queue_limit)
     deadlines = Deadlines(clock, notices_, settings.vacation_days_per_year, settings.reminder_hours)
     # in each append transaction: notices, and the clocks of by-turn games
-    games.on_append = Notifier(notices_, games, hub, deadline_hook=deadlines.on_append).on_append
+    notifier = Notifier(notices_, games, hub, deadline_hook=deadlines.on_append)
+    games.on_append = _in_order(notifier.on_append, ratings_ledger.on_append)  # ratings: when rated games end
     games.automate = orders.automate  # forced moves in by-turn games
     worker = Worker(db, settings, clock, notices_, deadlines, games=games, send=settings.mail_worker, timers=True)
     computer_players = ComputerPlayers(games, settings.computer_delay_seconds, settings.computer_sweep_seconds)
@@ -126,8 +136,8 @@ def _install_error_handlers(app: FastAPI) -> None:
 
 def _install_routes(app: FastAPI) -> None:
     for router in (api.router, socket.router, pages.router, chat.router, me.api, me.pages, playbyturn.api,
-                   playbyturn.pages, computer.router, replay.router, disputes.router, notices.router, integrity.router,
-                   notices.pages):
+                   playbyturn.pages, replay.router, disputes.router, notices.router, integrity.router,
+                   notices.pages, computer.router, players.api, players.pages):
         app.include_router(router)
     app.add_middleware(socket.GameSocketMiddleware)
     app.mount("/static", StaticFiles(directory=str(pages.STATIC_DIR)), name="static")

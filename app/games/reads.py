@@ -131,6 +131,17 @@ class GameReads(CommandCore):
             return {"union": game.union_user_id, "confederate": game.confederate_user_id,
                     "status": game.status, "seq": game.seq}
 
+    def games_of(self, user_id: int, viewer: User | None = None, limit: int = 50) -> list[dict]:
+        """A player's public games (started or finished), newest first: their profile."""
+        c = T_GAMES.c
+        with self.db.read() as s:
+            q = (select(T_GAMES).where(or_(c.union_user_id == user_id, c.confederate_user_id == user_id),
+                                       c.status.in_(("active", "finished")), c.private.is_(False))
+                 .order_by(c.updated_at.desc()).limit(limit))
+            games = [SimpleNamespace(**r._mapping) for r in s.execute(q).all()]
+            names = self._players(s, [g.union_user_id for g in games] + [g.confederate_user_id for g in games])
+            return [self.summary(g, names, viewer) for g in games]
+
     def lobby(self, user: User | None, view: str, limit: int = 100) -> list[dict]:
         c = T_GAMES.c
         with self.db.read() as s:
