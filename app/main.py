@@ -27,7 +27,7 @@ from .core.clock import Clock
 from .core.config import Settings
 from .core.errors import ApiError
 from .games.service import GameService
-from .http import api, chat, computer, me, notices, pages, playbyturn, players
+from .http import api, bots, chat, computer, me, notices, pages, playbyturn, players
 from .notices.mailer import Worker
 from .notices.outbox import Notices
 from .notices.pipeline import Notifier
@@ -137,7 +137,7 @@ def _install_error_handlers(app: FastAPI) -> None:
 def _install_routes(app: FastAPI) -> None:
     for router in (api.router, socket.router, pages.router, chat.router, me.api, me.pages, playbyturn.api,
                    playbyturn.pages, replay.router, disputes.router, notices.router, integrity.router,
-                   notices.pages, computer.router, players.api, players.pages):
+                   notices.pages, computer.router, players.api, players.pages, bots.router):
         app.include_router(router)
     app.add_middleware(socket.GameSocketMiddleware)
     app.mount("/static", StaticFiles(directory=str(pages.STATIC_DIR)), name="static")

@@ -75,6 +75,7 @@ class Settings(BaseSettings):
     live_abandon_minutes: float = Field(5.0, description="live games: after this long without a decision from "
                                                          "the player to act, the opponent may hand that seat "
                                                          "to the computer")
+    bot_stream_poll_seconds: float = Field(0.2, description="how often the bot API's streams look for changes")
 
     @property
     def sqlalchemy_url(self) -> str:

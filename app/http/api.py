@@ -24,7 +24,8 @@ def service(request: Request) -> GameService:
 
 
 def _user_out(u: User) -> dict:
-    return {"id": u.id, "username": u.username, "email": u.email, "is_admin": u.is_admin}
+    return {"id": u.id, "username": u.username, "email": u.email, "is_admin": u.is_admin,
+            "bot": u.kind == "bot"}
 
 
 def _set_session(request: Request, response: Response, accounts: Accounts, token: str) -> str:
@@ -88,8 +89,8 @@ def me(request: Request):
 def create_token(request: Request, body: TokenIn = Body(default_factory=TokenIn),
                  user: User = Depends(current_user)):
     """A personal API token for programs (bearer); it stays valid until revoked."""
-    token = get_accounts(request).issue(user, "api", body.name)
-    return {"token": token, "name": body.name}
+    token = get_accounts(request).issue(user, "api", body.name, body.scope)
+    return {"token": token, "name": body.name, "scope": body.scope}
 
 
 @router.get("/auth/tokens", tags=["auth"])

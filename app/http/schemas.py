@@ -23,6 +23,7 @@ class LoginIn(Strict):
 
 class TokenIn(Strict):
     name: str | None = Field(None, max_length=64)
+    scope: Literal["bot"] | None = Field(None, description='"bot": a token for the bot API (bot accounts only)')
 
 
 class OpponentIn(Strict):
