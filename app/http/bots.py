@@ -82,14 +82,14 @@ def cancel(challenge_id: int, request: Request, user: User = Depends(current_use
 
 
 @router.get("/bot/stream/event")
-def account_events(request: Request, user: User = Depends(bot_user)):
+def account_stream(request: Request, user: User = Depends(bot_user)):
     """NDJSON: challenges, gameStart, yourTurn, gameFinish for this bot."""
     return StreamingResponse(streams.account_stream(request.app.state.games, user, _poll(request)),
                              media_type=NDJSON)
 
 
 @router.get("/bot/game/stream/{game_id}")
-def game_events(game_id: str, request: Request, user: User = Depends(bot_user)):
+def game_stream(game_id: str, request: Request, user: User = Depends(bot_user)):
     """NDJSON: gameFull once, then each batch of events; ends when the game is over."""
     games = request.app.state.games
     if games.seats_of(game_id) is None:
