@@ -72,11 +72,12 @@ def build_services(settings: Settings) -> Services:
     hub = Hub(games, settings.fanout_backend, dsn=settings.sqlalchemy_url, queue_limit=settings.ws_queue_limit)
     deadlines = Deadlines(clock, notices_, settings.vacation_days_per_year, settings.reminder_hours)
     # in each append transaction: notices, and the clocks of by-turn games
-    notifier = Notifier(notices_, games, hub, deadline_hook=deadlines.on_append)
+    computer_players = ComputerPlayers(games, settings.computer_delay_seconds, settings.computer_sweep_seconds)
+    notifier = Notifier(notices_, games, hub, deadline_hook=deadlines.on_append,
+                        unnotified=computer_players.is_computer)
     games.on_append = _in_order(notifier.on_append, ratings_ledger.on_append)  # ratings: when rated games end
     games.automate = orders.automate  # forced moves in by-turn games
     worker = Worker(db, settings, clock, notices_, deadlines, games=games, send=settings.mail_worker, timers=True)
-    computer_players = ComputerPlayers(games, settings.computer_delay_seconds, settings.computer_sweep_seconds)
     return Services(settings, db, clock, notices_, games, hub, Accounts(db, settings.secret_key, settings.session_days),
                     deadlines, worker, integrity.PeriodicCheck(db, settings.integrity_check_seconds), computer_players)
 

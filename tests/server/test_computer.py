@@ -8,6 +8,9 @@ import time
 
 import httpx
 import pytest
+from sqlalchemy import create_engine, text
+
+from app.core.config import normalize_database_url
 
 from .conftest import need_postgres
 from .helpers import TEST_GAME_SEED, Player, ServerProc, events, new_match
@@ -27,6 +30,15 @@ def cpu_server(request, tmp_path_factory, pg_databases):
     srv = ServerProc(url, log_dir=tmp_path_factory.mktemp("logs"), **FAST).start()
     yield srv
     srv.stop()
+
+
+def sql(server: ServerProc, query: str, **params) -> list:
+    engine = create_engine(normalize_database_url(server.database_url))
+    try:
+        with engine.connect() as c:
+            return [tuple(r) for r in c.execute(text(query), params).all()]
+    finally:
+        engine.dispose()
 
 
 def vs_computer(p: Player, level: str = "easy", side: str = "union", **extra) -> dict:
@@ -66,6 +78,10 @@ def test_a_whole_game_against_the_computer(cpu_server):
     # the computer's decisions are recorded as the Union seat's actions, like a person's
     assert any(e["source"] == "engine" and e["actor"] == "union" for e in evs)
     assert any(e["source"] == "engine" and e["actor"] == "confederate" for e in evs)
+    # nobody reads the computer's notices: none are written for it, the person got theirs
+    counts = dict(sql(cpu_server, "SELECT u.kind, count(*) FROM notices n JOIN users u ON u.id = n.user_id "
+                                  "WHERE n.game_id = :g GROUP BY u.kind", g=gid))
+    assert "computer" not in counts and counts.get("person", 0) > 0
 
 
 def test_bad_computer_requests_are_refused(cpu_server):
