@@ -138,3 +138,21 @@ def test_the_computer_resumes_after_a_restart(tmp_path, make_server):
     p.http = httpx.Client(base_url=fast.base, headers={"Authorization": f"Bearer {p.token}"}, timeout=30)
     lg = wait_for_me(p, gid)
     assert lg["seq"] > seq and lg["to_act"] == "confederate"
+
+
+def test_the_computer_takes_over_when_the_time_to_move_is_up(srv, clock):
+    a, b = Player(srv.base), Player(srv.base)
+    r = a.http.post("/api/games", json={"scenario": SCENARIO, "side": "union", "mode": "async", "days_per_move": 1})
+    gid = r.json()["id"]
+    assert b.join(gid).status_code == 200
+    r = b.http.post(f"/api/games/{gid}/computer-takeover", json={"level": "easy"})
+    assert r.status_code == 409 and "time to move is not up" in r.json()["detail"]
+    clock.advance(25 * 3600)
+    seq = b.game(gid)["seq"]
+    r = b.http.post(f"/api/games/{gid}/computer-takeover", json={"level": "easy"})
+    assert r.status_code == 200, r.text
+    assert r.json()["side"] == "union" and r.json()["computer"] == "Computer (easy)"
+    assert b.http.post(f"/api/games/{gid}/computer-takeover").json()["code"] == "already_computer"
+    lg = wait_for_me(b, gid)  # the computer finishes the Union's turn; the game waits for b again
+    assert lg["seq"] > seq + 1 and lg["actions"]
+    assert b.http.post(f"/api/games/{gid}/claim").status_code == 409  # nobody to claim against now
