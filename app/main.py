@@ -72,7 +72,8 @@ def build_services(settings: Settings) -> Services:
     hub = Hub(games, settings.fanout_backend, dsn=settings.sqlalchemy_url, queue_limit=settings.ws_queue_limit)
     deadlines = Deadlines(clock, notices_, settings.vacation_days_per_year, settings.reminder_hours)
     # in each append transaction: notices, and the clocks of by-turn games
-    computer_players = ComputerPlayers(games, settings.computer_delay_seconds, settings.computer_sweep_seconds)
+    computer_players = ComputerPlayers(games, settings.computer_delay_seconds, settings.computer_sweep_seconds,
+                                       settings.computer_threads)
     notifier = Notifier(notices_, games, hub, deadline_hook=deadlines.on_append,
                         unnotified=computer_players.is_computer)
     games.on_append = _in_order(notifier.on_append, ratings_ledger.on_append)  # ratings: when rated games end

@@ -42,6 +42,7 @@ class Challenges:
 
     def create(self, user: User, username: str, scenario: str, options: list[str], side: str, mode: str,
                rated: bool) -> dict:
+        self.games.check_new_game(side, mode, options)
         try:  # refuse a game that could never start now, not when it is accepted
             rules_engine.new_game(scenario=scenario, options=list(options), seed="check")
         except ValueError as exc:
@@ -86,8 +87,15 @@ class Challenges:
         with self.db.read() as s:
             challenger = s.execute(select(T_USERS).where(T_USERS.c.id == row.challenger_id)).first()
         creator = User(id=challenger.id, username=challenger.username, kind=challenger.kind)
-        game = self.games.create_game(creator, row.scenario, list(row.options), row.side, row.mode, False,
-                                      rated=row.rated, opponent=user)
+        try:
+            game = self.games.create_game(creator, row.scenario, list(row.options), row.side, row.mode, False,
+                                          rated=row.rated, opponent=user)
+        except ApiError:  # the engine refuses it now (changed since): the challenge stays open
+            with self.db.write() as s:
+                s.execute(update(T_CHALLENGES).where(T_CHALLENGES.c.id == cid)
+                          .values(status="open", decided_at=None))
+                s.commit()
+            raise
         with self.db.write() as s:
             s.execute(update(T_CHALLENGES).where(T_CHALLENGES.c.id == cid).values(game_id=game["id"]))
             s.commit()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from sqlalchemy import and_, insert, or_, select
@@ -43,8 +44,12 @@ def decide(level: str, seed: str, header: dict, events: list[dict]) -> dict:
 
 
 class ComputerPlayers:
-    def __init__(self, games: GameService, delay_seconds: float = 0.6, sweep_seconds: float = 5.0):
+    def __init__(self, games: GameService, delay_seconds: float = 0.6, sweep_seconds: float = 5.0,
+                 threads: int = 2):
         self.games = games
+        # the computer thinks in threads of its own: a busy computer never holds up the
+        # worker threads that run people's commands
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="computer")
         self.delay = delay_seconds
         self.sweep_seconds = sweep_seconds
         self.users: dict[str, User] = {}     # level -> its account
@@ -96,6 +101,7 @@ class ComputerPlayers:
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        self._pool.shutdown(wait=False, cancel_futures=True)
         self._loop = None
 
     # ------------------------------------------------------------ moving
@@ -118,7 +124,7 @@ class ComputerPlayers:
             while True:
                 self._again.discard(gid)
                 await asyncio.sleep(self.delay)
-                moved = await asyncio.to_thread(self.move_once, gid)
+                moved = await asyncio.get_running_loop().run_in_executor(self._pool, self.move_once, gid)
                 if not moved and gid not in self._again:
                     break
         except asyncio.CancelledError:

@@ -72,6 +72,7 @@ class Settings(BaseSettings):
                                                            "decision, so that people can follow it (tests: 0)")
     computer_sweep_seconds: float = Field(5.0, description="how often each process looks for games waiting for "
                                                            "the computer (after a restart, or moved elsewhere)")
+    computer_threads: int = Field(2, description="threads in which the computer players of a process think")
     live_abandon_minutes: float = Field(5.0, description="live games: after this long without a decision from "
                                                          "the player to act, the opponent may hand that seat "
                                                          "to the computer")

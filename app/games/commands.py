@@ -32,7 +32,7 @@ class PlayCommands(GameReads):
                     private: bool, rated: bool = False, opponent: User | None = None) -> dict:
         """A new game with the creator seated; with `opponent` (a computer seat) both seats
         are filled at once and the game starts."""
-        self._check_new_game(side, mode, options)
+        self.check_new_game(side, mode, options)
         seed = self.new_seed()
         try:
             g = rules_engine.new_game(scenario=scenario, options=list(options), seed=seed)
@@ -68,7 +68,8 @@ class PlayCommands(GameReads):
             return self._view(s, game, entry, user, with_state=False)
 
     @staticmethod
-    def _check_new_game(side: str, mode: str, options: list[str]) -> None:
+    def check_new_game(side: str, mode: str, options: list[str]) -> None:
+        """Refuse a side, mode or list of options no game can have (the engine checks the rest)."""
         if side not in (*SIDES, "random"):
             raise ApiError(422, "side must be union, confederate or random", "invalid_request")
         if mode not in MODES:

@@ -31,7 +31,7 @@ class GameReads(CommandCore):
                                 T_RATINGS.c.deviation)
                          .outerjoin(T_RATINGS, T_RATINGS.c.user_id == T_USERS.c.id)
                          .where(T_USERS.c.id.in_(ids))).all()
-        return {r.id: {"username": r.username, "computer": r.kind == "computer",
+        return {r.id: {"username": r.username, "computer": r.kind == "computer", "bot": r.kind == "bot",
                        "rating": rating_view(r.rating, r.deviation)} for r in rows}
 
     def _seats(self, game: GameRow, players: dict[int, dict]) -> dict:

@@ -21,6 +21,7 @@ from .glicko2 import NEW_PLAYER, Rating, Result, rate, rating_view
 
 T_RATINGS, T_CHANGES, T_USERS = table(PlayerRating), table(RatingChange), table(User)
 SIDES = ("union", "confederate")
+RATED_KINDS = ("person", "bot")  # the computer accounts play casual games only
 
 
 def scores(result: dict | None) -> dict[str, float] | None:
@@ -91,9 +92,9 @@ def on_append(s: Connection, game: Any, new: dict, out: list) -> None:
     seats = {side: new[f"{side}_user_id"] for side in SIDES}
     if not getattr(game, "rated", False) or score is None or None in seats.values():
         return
-    people = s.execute(select(func.count()).select_from(T_USERS)
-                       .where(T_USERS.c.id.in_(list(seats.values())), T_USERS.c.kind == "person")).scalar_one()
-    if people == 2:
+    players = s.execute(select(func.count()).select_from(T_USERS)
+                        .where(T_USERS.c.id.in_(list(seats.values())), T_USERS.c.kind.in_(RATED_KINDS))).scalar_one()
+    if players == 2:
         rate_game(s, game.id, seats, score)
 
 

@@ -160,3 +160,24 @@ def test_the_example_bot_finishes_a_game_against_the_computer(bot_server):
     assert game["status"] == "finished" and game["result"]["winner"] in ("union", "confederate")
     evs = httpx.get(f"{base}/api/games/{gid}/events").json()["events"]
     assert {e["actor"] for e in evs if e["source"] == "engine"} >= {"union", "confederate"}
+
+
+def test_a_rated_challenge_rates_the_bot_and_bad_challenges_are_refused(bot_server):
+    base = bot_server.base
+    bot, _ = make_bot(base)
+    person = Player(base)
+    r = person.http.post(f"/api/challenges/{bot.username}", json={"scenario": SCENARIO, "options": ["4.8", "4.8"]})
+    assert r.status_code == 422 and "twice" in r.json()["detail"]
+    assert person.http.post(f"/api/challenges/{person.username}").status_code == 422
+    assert person.http.post("/api/challenges/Computer (easy)").status_code == 422
+    cid = person.http.post(f"/api/challenges/{bot.username}", json={"scenario": SCENARIO, "rated": True}).json()["id"]
+    assert person.http.post(f"/api/challenges/{cid}/cancel").json()["status"] == "cancelled"
+    assert bot.http.post(f"/api/challenges/{cid}/accept").json()["code"] == "challenge_closed"
+    cid = person.http.post(f"/api/challenges/{bot.username}", json={"scenario": SCENARIO, "rated": True}).json()["id"]
+    game = bot.http.post(f"/api/challenges/{cid}/accept").json()["game"]
+    assert game["rated"] is True
+    assert person.http.post(f"/api/games/{game['id']}/resign").status_code == 200
+    rating = httpx.get(f"{base}/api/players/{bot.username}").json()["rating"]
+    assert rating["rating"] > 1600 and rating["games"] == 1
+    seats = bot.game(game["id"])["seats"].values()
+    assert [(s["username"], s["bot"]) for s in seats if s["bot"]] == [(bot.username, True)]
