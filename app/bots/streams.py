@@ -68,7 +68,7 @@ class AccountWatch:
             self.seen[r.id] = (r.status, r.seq)
             mine = [sd for sd in ("union", "confederate") if getattr(r, f"{sd}_user_id") == uid]
             if r.status == "active":
-                if before is None:
+                if before is None or before[0] != "active":  # new to us, or an open game that started
                     out.append({"type": "gameStart", "game": {"id": r.id, "sides": mine, "seq": r.seq}})
                 if r.to_act in mine:
                     out.append({"type": "yourTurn", "game": {"id": r.id, "side": r.to_act, "seq": r.seq}})

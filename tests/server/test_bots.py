@@ -181,3 +181,18 @@ def test_a_rated_challenge_rates_the_bot_and_bad_challenges_are_refused(bot_serv
     assert rating["rating"] > 1600 and rating["games"] == 1
     seats = bot.game(game["id"])["seats"].values()
     assert [(s["username"], s["bot"]) for s in seats if s["bot"]] == [(bot.username, True)]
+
+
+def test_an_open_game_of_the_bot_starting_is_announced(bot_server):
+    base = bot_server.base
+    bot, token = make_bot(base)
+    events = Lines(base, token, "/api/bot/stream/event")
+    try:
+        gid = httpx.post(f"{base}/api/games", headers={"Authorization": f"Bearer {token}"},
+                         json={"scenario": SCENARIO, "side": "confederate"}).json()["id"]
+        person = Player(base)
+        assert person.join(gid).status_code == 200
+        start = events.until(lambda m: m["type"] == "gameStart")
+        assert start["game"]["id"] == gid and start["game"]["sides"] == ["confederate"]
+    finally:
+        events.close()
