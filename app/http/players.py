@@ -10,7 +10,7 @@ from ..core.errors import ApiError
 from ..guard.names import username_key
 from ..models import User, table
 from ..ratings import ledger
-from .pages import render
+from .pages import render, scenarios
 
 api = APIRouter(prefix="/api", tags=["players"])
 pages = APIRouter(include_in_schema=False)
@@ -43,4 +43,4 @@ def player_page(username: str, request: Request):
         p = profile(request, username)
     except ApiError:
         return render(request, "error.html", status=404, message="There is no such player.")
-    return render(request, "player.html", player=p)
+    return render(request, "player.html", player=p, scenarios=scenarios())

@@ -48,6 +48,9 @@ def test_a_rated_game_changes_both_ratings_once(server):
     assert f"({pa['rating']['rating']}?)" in page and "rated" in page
     html = httpx.get(f"{server.base}/players/{a.username}").text
     assert f"{pa['rating']['rating']}?" in html and gid in html and b.username in html
+    # a logged-in visitor may challenge the player from the profile, not themselves
+    assert 'id="challenge"' in a.http.get(f"/players/{b.username}").text
+    assert 'id="challenge"' not in a.http.get(f"/players/{a.username}").text
 
 
 def test_casual_games_and_unknown_players_change_nothing(server):
