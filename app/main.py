@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from . import __version__
 from .accounts.auth import Accounts
 from .admin import disputes, integrity, replay
+from .computer.players import ComputerPlayers
 from .core import errors
 from .core.clock import Clock
 from .core.config import Settings
@@ -30,7 +32,7 @@ from .games.service import GameService
 from .guard.http import BodyLimit, SecurityHeaders
 from .guard.logs import install as redact_secrets_in_logs
 from .guard.ratelimit import RateLimited, RateLimiter, parse_limits
-from .http import api, apidocs, chat, limits, me, notices, pages, playbyturn
+from .http import api, apidocs, bots, chat, computer, limits, me, notices, pages, playbyturn, players
 from .http.assets import StaticAssets
 from .notices import waiting
 from .notices.mailer import Worker
@@ -38,6 +40,7 @@ from .notices.outbox import Notices
 from .notices.pipeline import Notifier
 from .playbyturn import orders
 from .playbyturn.deadlines import Deadlines
+from .ratings import ledger as ratings_ledger
 from .realtime import socket, users
 from .realtime.hub import Hub
 from .store.db import Database
@@ -57,6 +60,14 @@ class Services:
     outbox_worker: Worker
     integrity: integrity.PeriodicCheck
     limiter: RateLimiter
+    computer: ComputerPlayers
+
+
+def _in_order(*hooks: Callable[..., None]) -> Callable[..., None]:
+    def run(*args: Any) -> None:
+        for hook in hooks:
+            hook(*args)
+    return run
 
 
 def build_services(settings: Settings) -> Services:
@@ -69,13 +80,17 @@ def build_services(settings: Settings) -> Services:
     hub = Hub(games, settings.fanout_backend, dsn=settings.sqlalchemy_url, queue_limit=settings.ws_queue_limit)
     deadlines = Deadlines(clock, notices_, settings.vacation_days_per_year, settings.reminder_hours)
     # in each append transaction: notices, and the clocks of by-turn games
-    games.on_append = Notifier(notices_, games, hub, deadline_hook=deadlines.on_append).on_append
+    computer_players = ComputerPlayers(games, settings.computer_delay_seconds, settings.computer_sweep_seconds,
+                                       settings.computer_threads)
+    notifier = Notifier(notices_, games, hub, deadline_hook=deadlines.on_append,
+                        unnotified=computer_players.is_computer)
+    games.on_append = _in_order(notifier.on_append, ratings_ledger.on_append)  # ratings: when rated games end
     games.automate = orders.automate  # forced moves in by-turn games
     hub.users.badge = functools.partial(waiting.badge, db)  # pushed to the user sockets
     worker = Worker(db, settings, clock, notices_, deadlines, games=games, send=settings.mail_worker, timers=True)
     return Services(settings, db, clock, notices_, games, hub, Accounts(db, settings.secret_key, settings.session_days),
                     deadlines, worker, integrity.PeriodicCheck(db, settings.integrity_check_seconds),
-                    RateLimiter(parse_limits(settings.rate_limits)))
+                    RateLimiter(parse_limits(settings.rate_limits)), computer_players)
 
 
 def _lifespan(services: Services) -> Any:
@@ -84,9 +99,11 @@ def _lifespan(services: Services) -> Any:
         await services.hub.start()
         services.integrity.start()
         services.outbox_worker.start()
+        await services.computer.start()
         try:
             yield
         finally:
+            await services.computer.stop()
             await services.outbox_worker.stop()
             await services.integrity.stop()
             await services.hub.stop()
@@ -131,7 +148,7 @@ def _install_error_handlers(app: FastAPI) -> None:
 def _install_routes(app: FastAPI) -> None:
     for router in (api.router, socket.router, users.router, pages.router, chat.router, me.api, me.pages, playbyturn.api,
                    playbyturn.pages, replay.router, disputes.router, notices.router, integrity.router,
-                   notices.pages, apidocs.router):
+                   notices.pages, apidocs.router, computer.router, players.api, players.pages, bots.router):
         app.include_router(router)
     app.add_middleware(socket.GameSocketMiddleware)
     app.add_middleware(GZipMiddleware, minimum_size=512)  # HTML, JSON, JS, CSS, SVG; never websockets

@@ -318,6 +318,9 @@ function label(a) {
   });
 }
 
+// the hint of a game against the computer (computer.js) is said with the same words
+$("computer-tools").addEventListener("describe-action", (ev) => { ev.detail.words = label(ev.detail.action); });
+
 // ---------------------------------------------------------------------------- render
 function render(t0, changed) {
   if (!game.state) return;

@@ -23,6 +23,7 @@ class Auth:
     user: User | None
     via: str | None = None          # "cookie" | "bearer" | None
     session_token: str | None = None
+    scope: str | None = None        # the bearer token's scope ("bot": the bot API)
 
 
 class Accounts:
@@ -59,16 +60,23 @@ class Accounts:
             raise ApiError(401, "wrong username or password", "bad_credentials")
         return user
 
-    def issue(self, user: User, kind: str, name: str | None = None) -> str:
+    def issue(self, user: User, kind: str, name: str | None = None, scope: str | None = None) -> str:
+        if scope == "bot" and user.kind != "bot":
+            raise ApiError(403, "only bot accounts get bot tokens: make this account a bot first", "not_a_bot")
         token = security.new_token()
         expires = utcnow() + timedelta(days=self.session_days) if kind == "session" else None
         with self.db.write_session() as s:
             s.add(AuthToken(user_id=user.id, kind=kind, token_hash=security.token_hash(token), name=name,
-                            created_at=utcnow(), expires_at=expires))
+                            scope=scope, created_at=utcnow(), expires_at=expires))
             s.commit()
         return token
 
     def user_for_token(self, token: str | None) -> User | None:
+        found = self.token_owner(token)
+        return found[0] if found else None
+
+    def token_owner(self, token: str | None) -> tuple[User, str | None] | None:
+        """(user, scope) of a valid token."""
         if not token or len(token) > 200:
             return None
         with self.db.session() as s:
@@ -83,7 +91,7 @@ class Accounts:
             exp = tok.expires_at if tok.expires_at.tzinfo else tok.expires_at.replace(tzinfo=utcnow().tzinfo)
             if exp < utcnow():
                 return None
-        return user
+        return user, tok.scope
 
     def revoke(self, token: str) -> None:
         with self.db.write_session() as s:
@@ -95,7 +103,7 @@ class Accounts:
         with self.db.session() as s:
             rows = s.execute(select(AuthToken).where(AuthToken.user_id == user.id, AuthToken.kind == "api",
                                                      AuthToken.revoked_at.is_(None))).scalars().all()
-        return [{"id": t.id, "name": t.name, "created_at": iso(t.created_at)} for t in rows]
+        return [{"id": t.id, "name": t.name, "scope": t.scope, "created_at": iso(t.created_at)} for t in rows]
 
     def revoke_id(self, user: User, token_id: int) -> None:
         with self.db.write_session() as s:
@@ -118,10 +126,10 @@ class Accounts:
             scheme, _, token = header.partition(" ")
             if scheme.lower() != "bearer" or not token.strip():
                 raise ApiError(401, "use 'Authorization: Bearer <token>'", "bad_authorization")
-            user = self.user_for_token(token.strip())
-            if user is None:
+            found = self.token_owner(token.strip())
+            if found is None:
                 raise ApiError(401, "that token is not valid (logged out, revoked or expired)", "bad_token")
-            auth = Auth(user, "bearer")
+            auth = Auth(found[0], "bearer", scope=found[1])
         else:
             cookie = request.cookies.get(security.SESSION_COOKIE)
             user = self.user_for_token(cookie)

@@ -80,6 +80,15 @@ class Settings(BaseSettings):
                                                              "message beyond; over 1 MiB the socket closes)")
     integrity_check_seconds: float = Field(3600.0, description="how often the hash chains of all games are "
                                                                "checked (0: never)")
+    computer_delay_seconds: float = Field(0.6, description="how long the computer player waits before each "
+                                                           "decision, so that people can follow it (tests: 0)")
+    computer_sweep_seconds: float = Field(5.0, description="how often each process looks for games waiting for "
+                                                           "the computer (after a restart, or moved elsewhere)")
+    computer_threads: int = Field(2, description="threads in which the computer players of a process think")
+    live_abandon_minutes: float = Field(5.0, description="live games: after this long without a decision from "
+                                                         "the player to act, the opponent may hand that seat "
+                                                         "to the computer")
+    bot_stream_poll_seconds: float = Field(0.2, description="how often the bot API's streams look for changes")
 
     @property
     def webhook_allowed_hosts(self) -> tuple[str, ...]:

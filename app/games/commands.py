@@ -29,24 +29,16 @@ class PlayCommands(GameReads):
 
     # ---------------------------------------------------------------- lobby
     def create_game(self, user: User, scenario: str, options: list[str], side: str, mode: str,
-                    private: bool) -> dict:
+                    private: bool, rated: bool = False, opponent: User | None = None) -> dict:
+        """A new game with the creator seated; with `opponent` (a computer seat) both seats
+        are filled at once and the game starts."""
         self.check_new_game(side, mode, options)
         seed = self.new_seed()
         g = self.start_engine(scenario, options, seed)
         if side == "random":
             side = secrets.choice(SIDES)
-        return self.insert_game(user, self.new_game_id(), g, seed, scenario, options, side, mode, private)
-
-    @staticmethod
-    def check_new_game(side: str, mode: str, options: Any) -> None:
-        if side not in (*SIDES, "random"):
-            raise ApiError(422, "side must be union, confederate or random", "invalid_request")
-        if mode not in MODES:
-            raise ApiError(422, "mode must be live or async", "invalid_request")
-        if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
-            raise ApiError(422, "options must be a list of option ids", "invalid_request")
-        if len(set(options)) != len(options):
-            raise ApiError(422, "an option is listed twice", "invalid_request")
+        return self.insert_game(user, self.new_game_id(), g, seed, scenario, options, side, mode, private,
+                                rated=rated, opponent=opponent)
 
     @staticmethod
     def start_engine(scenario: str, options: list[str], seed: str) -> Any:
@@ -61,36 +53,57 @@ class PlayCommands(GameReads):
         return "".join(secrets.choice(_ID_ALPHABET) for _ in range(10))
 
     def insert_game(self, user: User, gid: str, g: Any, seed: str, scenario: str, options: list[str], side: str,
-                    mode: str, private: bool, rematch_of: str | None = None) -> dict:
-        """Store a new game (its row and its first events) with `user` seated on `side`;
-        a rematch names the game it replays in its create event."""
+                    mode: str, private: bool, rematch_of: str | None = None, rated: bool = False,
+                    opponent: User | None = None) -> dict:
+        """Store a new game (its row and its first events) with `user` seated on `side`
+        (and `opponent`, a computer, on the other); a rematch names the game it replays in
+        its create event."""
         now = utcnow()
         header = dict(g.header)
         with self._lock(gid), self.db.write() as s:
             row = dict(id=gid, scenario=scenario, options=list(options), mode=mode, private=bool(private),
                        invite_code=secrets.token_urlsafe(12) if private else None, status="open",
                        creator_id=user.id, seed=seed, header=header, seq=0, to_act=None, result=None,
-                       created_at=now, updated_at=now, started_at=None, finished_at=None,
+                       created_at=now, updated_at=now, started_at=None, finished_at=None, rated=bool(rated),
                        union_user_id=None, confederate_user_id=None, chain_head=header_hash(gid, header))
             row[f"{side}_user_id"] = user.id
             s.execute(insert(T_GAMES), row)
             game = SimpleNamespace(**row)
             created = {"scenario": scenario, "options": list(options), "mode": mode, "private": bool(private),
-                       "header": header, "by": user.username}
+                       "rated": bool(rated), "header": header, "by": user.username}
+            body = {"scenario": scenario, "options": options, "mode": mode, "private": bool(private),
+                    "rated": bool(rated)}
             if rematch_of is not None:
-                created["rematch_of"] = rematch_of
+                created["rematch_of"] = body["rematch_of"] = rematch_of
             recs: list[Rec] = [("server", "create", side, created)]
             recs += [("engine", ev["type"], None, ev) for ev in g.events]
             recs.append(("server", "join", side, {"side": side, "user_id": user.id, "username": user.username}))
-            body = {"scenario": scenario, "options": options, "mode": mode, "private": bool(private)}
-            if rematch_of is not None:
-                body["rematch_of"] = rematch_of
-            out = self.append(s, game, recs, command={"kind": "create", "side": side, "user_id": user.id,
-                                                       "body": body})
+            updates = self._seat_opponent(g, recs, other_side(side), opponent) if opponent else None
+            out = self.append(s, game, recs, updates,
+                              command={"kind": "create", "side": side, "user_id": user.id, "body": body})
             entry = Entry(g, game.seq, [], header, seed)
             self._cache_put(gid, entry)
             self.publish(game, entry, out)
             return self._view(s, game, entry, user, with_state=False)
+
+    @staticmethod
+    def check_new_game(side: str, mode: str, options: list[str]) -> None:
+        """Refuse a side, mode or list of options no game can have (the engine checks the rest)."""
+        if side not in (*SIDES, "random"):
+            raise ApiError(422, "side must be union, confederate or random", "invalid_request")
+        if mode not in MODES:
+            raise ApiError(422, "mode must be live or async", "invalid_request")
+        if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+            raise ApiError(422, "options must be a list of option ids", "invalid_request")
+        if len(set(options)) != len(options):
+            raise ApiError(422, "an option is listed twice", "invalid_request")
+
+    @staticmethod
+    def _seat_opponent(g: Any, recs: list[Rec], side: str, opponent: User) -> dict[str, Any]:
+        """The records and row values that seat `opponent` on `side` and start the game."""
+        recs.append(("server", "join", side, {"side": side, "user_id": opponent.id, "username": opponent.username}))
+        recs.append(("server", "start", None, {"to_act": g.to_act}))
+        return {f"{side}_user_id": opponent.id, "status": "active", "started_at": utcnow(), "to_act": g.to_act}
 
     def join(self, user: User, gid: str, side: str | None = None, invite: str | None = None) -> dict:
         if side not in (None, *SIDES):

@@ -65,6 +65,9 @@ class CommandCore:
         self.on_change: Callable[[Change], None] | None = None
         # set by the hub (Postgres): announce "game:seq:proc" to the other processes
         self.notify: Callable[[str], None] | None = None
+        # also called with each published Change, after the hub (the computer players
+        # watch for games that now wait for them: app.computer)
+        self.after_publish: list[Callable[[Change], None]] = []
         # set by the hub: (want_state, want_legal) for a game id
         self.wants: Callable[[str], tuple[bool, bool]] = lambda gid: (False, False)
         self.replays = 0  # number of full rebuilds (for tests and stats)
@@ -241,6 +244,8 @@ class CommandCore:
             ch = self._change(game, entry, events)
             if self.on_change is not None:
                 self.on_change(ch)
+            for hook in self.after_publish:
+                hook(ch)
         except Exception:  # never let delivery break a committed command: sockets catch up
             log.exception("publishing game %s failed", game.id)
             ch = Change(game.id, events[0]["seq"], game.seq, events, game.status, game.to_act, game.result,

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from ..core.errors import ApiError, not_found
-from ..models import User, utcnow
+from ..models import User, table, utcnow
 from ..store import events as store
 from ..store.events import GameRow, load_game
 from .commands import PlayCommands
 from .core import Rec
 from .records import other_side
+
+T_USERS = table(User)
 
 DRAW_RESULT_REASON = "agreement"
 
@@ -115,8 +118,20 @@ class EndingCommands(PlayCommands):
             seed = self.new_seed()
             g = self.start_engine(old.scenario, list(old.options), seed)
         out = self.insert_game(user, new_id, g, seed, old.scenario, list(old.options), side, old.mode,
-                               old.private, rematch_of=old.id)
+                               old.private, rematch_of=old.id, rated=bool(old.rated),
+                               opponent=self._computer_on(old, side))
         return out | {"existing": False}
+
+    def _computer_on(self, old: Any, seat: str) -> User | None:
+        """The computer account that held `seat` in the finished game: it takes the other
+        seat of the rematch at once, as nobody else would join it."""
+        with self.db.read() as s:
+            row = s.execute(select(T_USERS).where(T_USERS.c.id == getattr(old, f"{seat}_user_id"),
+                                                  T_USERS.c.kind == "computer")).first()
+        if row is None:
+            return None
+        return User(id=row.id, username=row.username, username_key=row.username_key, kind="computer",
+                    is_admin=False, email=None, password_hash="!")
 
     def game_exists(self, gid: str) -> bool:
         with self.db.read() as s:

@@ -10,7 +10,8 @@ from sqlalchemy.engine import Connection
 
 from ..core.clock import iso
 from ..core.errors import ApiError
-from ..models import User, table
+from ..models import PlayerRating, User, table
+from ..ratings.glicko2 import rating_view
 from ..store import events as store
 from ..store.events import T_GAMES, GameRow, load_game
 from .core import CommandCore
@@ -19,31 +20,39 @@ from .records import SIDES, Change, Entry, other_side
 # the server events of a draw offer and its answer (app.games.endings appends them)
 DRAW_EVENTS = ("offer_draw", "accept_draw", "decline_draw")
 
-T_USERS = table(User)
+T_USERS, T_RATINGS = table(User), table(PlayerRating)
 
 
 class GameReads(CommandCore):
-    def _usernames(self, s: Connection, ids: Iterable[int | None]) -> dict[int, str]:
+    def _players(self, s: Connection, ids: Iterable[int | None]) -> dict[int, dict]:
+        """Who sits in the seats: name, whether it is the computer, and the rating
+        (None for the computer and for a player who has not finished a rated game)."""
         ids = {i for i in ids if i is not None}
         if not ids:
             return {}
-        return dict(s.execute(select(T_USERS.c.id, T_USERS.c.username).where(T_USERS.c.id.in_(ids))).all())
+        rows = s.execute(select(T_USERS.c.id, T_USERS.c.username, T_USERS.c.kind, T_RATINGS.c.rating,
+                                T_RATINGS.c.deviation)
+                         .outerjoin(T_RATINGS, T_RATINGS.c.user_id == T_USERS.c.id)
+                         .where(T_USERS.c.id.in_(ids))).all()
+        return {r.id: {"username": r.username, "computer": r.kind == "computer", "bot": r.kind == "bot",
+                       "rating": rating_view(r.rating, r.deviation)} for r in rows}
 
-    def _seats(self, game: GameRow, names: dict[int, str]) -> dict:
-        return {side: ({"user_id": uid, "username": names.get(uid)} if uid is not None else None)
+    def _seats(self, game: GameRow, players: dict[int, dict]) -> dict:
+        return {side: ({"user_id": uid, **players.get(uid, {"username": None})} if uid is not None else None)
                 for side, uid in (("union", game.union_user_id), ("confederate", game.confederate_user_id))}
 
-    def summary(self, game: GameRow, names: dict[int, str], user: User | None = None) -> dict:
+    def summary(self, game: GameRow, names: dict[int, dict], user: User | None = None) -> dict:
         sides = self.sides_of(game, user.id) if user else []
         return {"id": game.id, "scenario": game.scenario, "options": game.options, "mode": game.mode,
-                "private": game.private, "status": game.status, "seats": self._seats(game, names),
+                "private": game.private, "rated": bool(getattr(game, "rated", False)), "status": game.status,
+                "seats": self._seats(game, names),
                 "seq": game.seq, "to_act": game.to_act if game.status == "active" else None,
                 "result": game.result, "your_sides": sides,
                 "your_turn": bool(game.status == "active" and game.to_act in sides),
                 "created_at": iso(game.created_at), "updated_at": iso(game.updated_at)}
 
     def _view(self, s: Connection, game: GameRow, entry: Entry | None, user: User | None, with_state: bool) -> dict:
-        names = self._usernames(s, (game.union_user_id, game.confederate_user_id))
+        names = self._players(s, (game.union_user_id, game.confederate_user_id))
         v = self.summary(game, names, user)
         if with_state and entry is not None:
             v["state"] = entry.game.state()
@@ -99,6 +108,15 @@ class GameReads(CommandCore):
     def get_game(self, gid: str, user: User | None) -> dict:
         return self._read(gid, lambda s, game: self._view(s, game, self.state(s, game), user, with_state=True))
 
+    def public_record(self, gid: str) -> SimpleNamespace:
+        """What a computer player may see of a game: its row (situation and seats), the
+        header and the effective engine events. Never the dice seed: a replay of this
+        record cannot roll."""
+        def fn(s: Connection, game: GameRow):
+            entry = self.state(s, game)
+            return SimpleNamespace(game=game, header=entry.header, events=list(entry.game.events))
+        return self._read(gid, fn)
+
     def legal(self, gid: str, user: User | None) -> dict:
         def fn(s: Connection, game: GameRow):
             sides = self.sides_of(game, user.id if user else None)
@@ -135,7 +153,7 @@ class GameReads(CommandCore):
         """What a socket gets on connect."""
         def fn(s: Connection, game: GameRow):
             entry = self.state(s, game)
-            names = self._usernames(s, (game.union_user_id, game.confederate_user_id))
+            names = self._players(s, (game.union_user_id, game.confederate_user_id))
             sides = self.sides_of(game, user_id)
             legal: list = []
             if game.status == "active" and game.to_act in sides:
@@ -171,6 +189,17 @@ class GameReads(CommandCore):
             return {"union": game.union_user_id, "confederate": game.confederate_user_id,
                     "status": game.status, "seq": game.seq}
 
+    def games_of(self, user_id: int, viewer: User | None = None, limit: int = 50) -> list[dict]:
+        """A player's public games (started or finished), newest first: their profile."""
+        c = T_GAMES.c
+        with self.db.read() as s:
+            q = (select(T_GAMES).where(or_(c.union_user_id == user_id, c.confederate_user_id == user_id),
+                                       c.status.in_(("active", "finished")), c.private.is_(False))
+                 .order_by(c.updated_at.desc()).limit(limit))
+            games = [SimpleNamespace(**r._mapping) for r in s.execute(q).all()]
+            names = self._players(s, [g.union_user_id for g in games] + [g.confederate_user_id for g in games])
+            return [self.summary(g, names, viewer) for g in games]
+
     def lobby(self, user: User | None, view: str, limit: int = 100) -> list[dict]:
         c = T_GAMES.c
         with self.db.read() as s:
@@ -189,7 +218,7 @@ class GameReads(CommandCore):
             else:
                 raise ApiError(422, "view must be open, mine, live or finished", "invalid_request")
             games = [SimpleNamespace(**r._mapping) for r in s.execute(q.limit(limit)).all()]
-            names = self._usernames(s, [g.union_user_id for g in games] + [g.confederate_user_id for g in games])
+            names = self._players(s, [g.union_user_id for g in games] + [g.confederate_user_id for g in games])
             out = [self.summary(g, names, user) for g in games]
             if view == "mine":
                 rank = {"active": 1, "open": 2, "finished": 3}

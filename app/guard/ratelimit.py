@@ -23,11 +23,12 @@ DEFAULT_LIMITS: dict[str, tuple[int, float]] = {
     "register": (5, 3600.0),          # new accounts from one address
     "mail": (5, 3600.0),              # verification and webhook-test messages per account
     "chat": (20, 60.0),               # chat posts per account
-    "create_game": (20, 3600.0),      # games created per account
+    "create_game": (20, 3600.0),      # games and challenges created per account
+    "hint": (30, 60.0),               # the computer's suggested moves per account (CPU)
     # a computer player moving as fast as the server answers makes ~5-15 a second:
     "action": (1800, 60.0),           # game actions per account (HTTP and websocket)
     "ws_message": (3600, 60.0),       # websocket messages per socket
-    "socket": (30, 60.0),             # websocket connections opened per address
+    "socket": (30, 60.0),             # websockets and bot streams opened per address
 }
 
 

@@ -26,7 +26,8 @@ def service(request: Request) -> GameService:
 
 
 def _user_out(u: User) -> dict:
-    return {"id": u.id, "username": u.username, "email": u.email, "is_admin": u.is_admin}
+    return {"id": u.id, "username": u.username, "email": u.email, "is_admin": u.is_admin,
+            "bot": u.kind == "bot"}
 
 
 def _set_session(request: Request, response: Response, accounts: Accounts, token: str) -> str:
@@ -105,8 +106,8 @@ def me(request: Request):
 def create_token(request: Request, body: TokenIn = Body(default_factory=TokenIn),
                  user: User = Depends(current_user)):
     """A personal API token for programs (bearer); it stays valid until revoked."""
-    token = get_accounts(request).issue(user, "api", body.name)
-    return {"token": token, "name": body.name}
+    token = get_accounts(request).issue(user, "api", body.name, body.scope)
+    return {"token": token, "name": body.name, "scope": body.scope}
 
 
 @router.get("/auth/tokens", tags=["auth"])
@@ -177,7 +178,13 @@ def create_game(body: CreateGameIn, request: Request, user: User = Depends(curre
     if body.days_per_move is not None and body.mode != "async":
         raise ApiError(422, "days_per_move is for by-turn (async) games", "invalid_request")
     limits.per_account(request, "create_game", user.id)
-    out = service(request).create_game(user, body.scenario, body.options, body.side, body.mode, body.private)
+    opponent = None
+    if body.opponent is not None:
+        if body.rated:
+            raise ApiError(422, "games against the computer are casual: leave rated out", "invalid_request")
+        opponent = request.app.state.computer.account(body.opponent.computer)
+    out = service(request).create_game(user, body.scenario, body.options, body.side, body.mode, body.private,
+                                       rated=body.rated, opponent=opponent)
     if body.mode == "async":  # the game's clock (app.playbyturn.deadlines)
         out["clock"] = create_game_clock(request, out["id"], body.days_per_move)
     return out

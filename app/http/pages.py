@@ -19,6 +19,7 @@ from rules_engine.data import pieces
 from rules_engine.map import load_scenario
 
 from ..accounts.auth import get_accounts
+from ..bots.challenges import Challenges
 from ..guard.names import safe_next
 from ..notices.words import words_data
 from .assets import Manifest
@@ -105,7 +106,8 @@ def lobby(request: Request):
         for g in games:
             g["watchers"] = hub.watchers(g["id"])
     lists["open"] = [g for g in lists["open"] if not g["your_sides"]]
-    return render(request, "lobby.html", **lists)
+    incoming = [c for c in Challenges(svc).mine(user) if c["target"] == user.username] if user else []
+    return render(request, "lobby.html", scenarios=scenarios(), options=catalog(), challenges=incoming, **lists)
 
 
 @router.get("/login", response_class=HTMLResponse)

@@ -23,6 +23,12 @@ class LoginIn(Strict):
 
 class TokenIn(Strict):
     name: str | None = Field(None, max_length=64)
+    scope: Literal["bot"] | None = Field(None, description='"bot": a token for the bot API (bot accounts only)')
+
+
+class OpponentIn(Strict):
+    computer: Literal["easy", "normal", "hard"] = Field(..., description="the computer takes the other seat "
+                                                                         "at this level; the game starts at once")
 
 
 class CreateGameIn(Strict):
@@ -34,6 +40,8 @@ class CreateGameIn(Strict):
     days_per_move: int | None = Field(None, ge=1, le=14, description="by-turn games: days each player has "
                                                                      "to move after the game starts waiting "
                                                                      "for them (none: no limit)")
+    rated: bool = Field(False, description="a rated game changes both players' ratings when it ends")
+    opponent: OpponentIn | None = Field(None, description="play the computer instead of waiting for a person")
 
 
 class JoinIn(Strict):
@@ -82,3 +90,7 @@ class OrdersIn(Strict):
 
 class ReadIn(Strict):
     ids: list[int] | None = None
+
+
+class TakeoverIn(Strict):
+    level: Literal["easy", "normal", "hard"] = "normal"

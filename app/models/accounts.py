@@ -19,6 +19,10 @@ class User(Base):
     email: Mapped[str | None] = mapped_column(String(254))
     password_hash: Mapped[str] = mapped_column(String(255))
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # "person"; "bot": a program playing through the bot API (docs/bot-api.md); "computer":
+    # a seat the server's own computer player fills (its level in the name, e.g.
+    # "Computer (hard)"; nobody logs in as it)
+    kind: Mapped[str] = mapped_column(String(12), default="person", server_default="person")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -31,6 +35,7 @@ class AuthToken(Base):
     kind: Mapped[str] = mapped_column(String(16))  # "session" | "api"
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     name: Mapped[str | None] = mapped_column(String(64))
+    scope: Mapped[str | None] = mapped_column(String(16))  # "bot": may use the bot API (bot accounts only)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .base import Base, utcnow
@@ -18,6 +18,8 @@ class Game(Base):
     options: Mapped[list[str]] = mapped_column(JSON)
     mode: Mapped[str] = mapped_column(String(8))  # "live" | "async"
     private: Mapped[bool] = mapped_column(Boolean, default=False)
+    # a rated game changes both players' ratings when it ends (app.ratings)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     invite_code: Mapped[str | None] = mapped_column(String(32))
     status: Mapped[str] = mapped_column(String(12), index=True)  # open | active | finished | aborted
     creator_id: Mapped[int] = mapped_column(ForeignKey("users.id"))

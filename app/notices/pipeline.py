@@ -32,8 +32,11 @@ class Notifier:
     """GameService.on_append (see the module's doc)."""
 
     def __init__(self, notices: Notices, games: Any = None, hub: Any = None,
-                 deadline_hook: Callable[..., None] | None = None):
+                 deadline_hook: Callable[..., None] | None = None,
+                 unnotified: Callable[[int], bool] = lambda user_id: False):
         self.notices = notices
+        # accounts nobody reads notices for (the computer players): no rows for them
+        self.unnotified = unnotified
         self.games = games
         self.hub = hub
         self.deadline_hook = deadline_hook  # by-turn clocks: app.playbyturn.deadlines
@@ -129,6 +132,8 @@ class Notifier:
     def _notify(self, s, game, targets, kind, head, new, out) -> None:
         pending = [e.out() for e in out]
         for uid, _side in targets:
+            if self.unnotified(uid):
+                continue
             lines = since_last_move(s, game.id, uid, game.seq, pending)
             text = head
             if lines:

@@ -38,6 +38,17 @@ class Result:
     score: float          # 1 a win, 0.5 a draw, 0 a loss
 
 
+PROVISIONAL_DEVIATION = 110.0  # above this a rating is shown as provisional ("1620?")
+
+
+def rating_view(rating: float | None, deviation: float | None) -> dict | None:
+    """A rating as pages and the API show it (None: not rated yet)."""
+    if rating is None or deviation is None:
+        return None
+    return {"rating": round(rating), "deviation": round(deviation),
+            "provisional": deviation > PROVISIONAL_DEVIATION}
+
+
 def _g(phi: float) -> float:
     return 1.0 / math.sqrt(1.0 + 3.0 * phi * phi / (math.pi * math.pi))
 

@@ -29,7 +29,7 @@ T_GAMES, T_EVENTS, T_CMDS = table(Game), table(GameEvent), table(GameCommand)
 MUTABLE = ("seq", "updated_at", "to_act", "status", "result", "started_at", "finished_at",
            "union_user_id", "confederate_user_id", "chain_head")
 # what a command needs when the replayed state is cached: no header/options/seed to decode
-_HOT_COLUMNS = ("id", "status", "private", "invite_code", "mode") + MUTABLE
+_HOT_COLUMNS = ("id", "status", "private", "invite_code", "mode", "rated") + MUTABLE
 
 # Core statements built once (the hot path runs them thousands of times a second)
 _GET_GAME = select(T_GAMES).where(T_GAMES.c.id == bindparam("gid"))

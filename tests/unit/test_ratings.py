@@ -28,3 +28,19 @@ def test_a_quiet_period_only_adds_uncertainty_up_to_a_newcomers():
     idle = rate(settled, [])
     assert idle.rating == 1620 and 60 < idle.deviation < 61
     assert rate(Rating(1500, 349.9, 0.06), []).deviation == 350
+
+
+@pytest.mark.parametrize("result, union, confederate", [
+    ({"winner": "union", "reason": "resignation"}, 1.0, 0.0),
+    ({"winner": "confederate", "reason": "on time", "on_time": True}, 0.0, 1.0),
+    ({"winner": None, "reason": "agreement"}, 0.5, 0.5),
+])
+def test_what_each_result_scores(result, union, confederate):
+    from app.ratings.ledger import scores
+    assert scores(result) == {"union": union, "confederate": confederate}
+
+
+def test_an_annulled_result_scores_nothing():
+    from app.ratings.ledger import scores
+    assert scores({"winner": None, "reason": "annulled by an administrator: x", "annulled": True}) is None
+    assert scores(None) is None

@@ -1,0 +1,1 @@
+"""Bots through an open API: bot accounts, challenges and NDJSON streams (docs/bot-api.md)."""

@@ -1,0 +1,197 @@
+"""The computer players of the site (rules_engine.ai) seated in games like people.
+
+Each level (easy, normal, hard) is one account of kind "computer" ("Computer (hard)"):
+a game against the computer has that account in one seat. When a published change
+leaves a game waiting for a computer seat, the move is made after a short delay through
+GameService.act, the same command path as a person's (recorded as that seat's action,
+sent to watchers, replayed and exported like any other). The player decides from the
+public record only (header and events, never the seed). A sweep in each process finds
+games waiting for the computer after a restart or a missed change.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from sqlalchemy import and_, insert, or_, select
+from sqlalchemy.exc import IntegrityError
+
+import rules_engine
+from rules_engine.ai import make_player
+
+from ..core.errors import ApiError
+from ..games.records import SIDES, Change
+from ..games.service import GameService
+from ..models import Game, User, table, utcnow
+
+log = logging.getLogger("app.computer")
+
+LEVELS = ("easy", "normal", "hard")
+HINT_LEVEL = "hard"
+T_USERS, T_GAMES = table(User), table(Game)
+
+
+def account_name(level: str) -> str:
+    # a space and brackets: no person can register this name (app.guard.names)
+    return f"Computer ({level})"
+
+
+def decide(level: str, seed: str, header: dict, events: list[dict]) -> dict:
+    """The level's decision on a copy of the game rebuilt from its record (no seed)."""
+    return make_player(level, seed=seed).choose(rules_engine.replay(header, events))
+
+
+class ComputerPlayers:
+    def __init__(self, games: GameService, delay_seconds: float = 0.6, sweep_seconds: float = 5.0,
+                 threads: int = 2):
+        self.games = games
+        # the computer thinks in threads of its own: a busy computer never holds up the
+        # worker threads that run people's commands
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="computer")
+        self.delay = delay_seconds
+        self.sweep_seconds = sweep_seconds
+        self.users: dict[str, User] = {}     # level -> its account
+        self.levels: dict[int, str] = {}     # account id -> level
+        self._tasks: dict[str, asyncio.Task] = {}
+        self._again: set[str] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._sweeper: asyncio.Task | None = None
+        games.after_publish.append(self.on_change)
+
+    # ------------------------------------------------------------ accounts
+    def ensure_accounts(self) -> None:
+        """The computer accounts exist (created on first start; several processes may race)."""
+        for level in LEVELS:
+            name = account_name(level)
+            for _ in range(2):
+                with self.games.db.write() as s:
+                    row = s.execute(select(T_USERS).where(T_USERS.c.username_key == name.casefold())).first()
+                    if row is None:
+                        try:
+                            s.execute(insert(T_USERS), dict(username=name, username_key=name.casefold(),
+                                                            email=None, password_hash="!", is_admin=False,
+                                                            kind="computer", created_at=utcnow()))
+                            s.commit()
+                        except IntegrityError:
+                            s.rollback()
+                        continue
+                user = User(id=row.id, username=row.username, username_key=row.username_key, kind="computer",
+                            is_admin=False, email=None, password_hash="!")
+                self.users[level], self.levels[row.id] = user, level
+                break
+
+    def account(self, level: str) -> User:
+        if level not in self.users:
+            raise ApiError(422, f"the computer plays at level {', '.join(LEVELS)}", "invalid_request")
+        return self.users[level]
+
+    def is_computer(self, user_id: int | None) -> bool:
+        return user_id in self.levels
+
+    # ------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        await asyncio.to_thread(self.ensure_accounts)
+        self._sweeper = asyncio.create_task(self._sweep_forever())
+
+    async def stop(self) -> None:
+        tasks = [t for t in [self._sweeper, *self._tasks.values()] if t is not None]
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._loop = None
+
+    # ------------------------------------------------------------ moving
+    def on_change(self, ch: Change) -> None:
+        """GameService.after_publish (any thread): wake the computer if it is to act."""
+        loop = self._loop
+        if loop is None or ch.status != "active" or ch.to_act not in SIDES:
+            return
+        if self.is_computer(ch.seats.get(ch.to_act)):
+            loop.call_soon_threadsafe(self._wake, ch.game_id)
+
+    def _wake(self, gid: str) -> None:
+        if gid in self._tasks:
+            self._again.add(gid)  # the running task looks once more before it ends
+        else:
+            self._tasks[gid] = asyncio.create_task(self._play(gid))
+
+    async def _play(self, gid: str) -> None:
+        try:
+            while True:
+                self._again.discard(gid)
+                await asyncio.sleep(self.delay)
+                moved = await asyncio.get_running_loop().run_in_executor(self._pool, self.move_once, gid)
+                if not moved and gid not in self._again:
+                    break
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the sweep tries again later
+            log.exception("the computer player failed in game %s", gid)
+        finally:
+            self._tasks.pop(gid, None)
+
+    def move_once(self, gid: str) -> bool:
+        """One decision if the game waits for a computer seat; whether it moved."""
+        rec = self.games.public_record(gid)
+        game = rec.game
+        if game.status != "active" or game.to_act not in SIDES:
+            return False
+        level = self.levels.get(getattr(game, f"{game.to_act}_user_id"))
+        if level is None:
+            return False
+        action = decide(level, f"{gid}:{game.seq}", rec.header, rec.events)
+        try:
+            self.games.act(self.users[level], gid, action, expected_seq=game.seq, action_id=f"computer-{game.seq}")
+        except ApiError as exc:
+            if exc.code != "stale":  # stale: someone moved first (an undo, another process); look again
+                raise
+        return True
+
+    def waiting_games(self) -> list[str]:
+        """Active games whose player to act is a computer."""
+        ids = list(self.levels)
+        if not ids:
+            return []
+        c = T_GAMES.c
+        with self.games.db.read() as s:
+            return list(s.execute(select(c.id).where(c.status == "active", or_(
+                and_(c.to_act == "union", c.union_user_id.in_(ids)),
+                and_(c.to_act == "confederate", c.confederate_user_id.in_(ids))))).scalars())
+
+    async def sweep(self) -> None:
+        for gid in await asyncio.to_thread(self.waiting_games):
+            if gid not in self._tasks:
+                self._tasks[gid] = asyncio.create_task(self._play(gid))
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("looking for games waiting for the computer failed")
+            await asyncio.sleep(self.sweep_seconds)
+
+    # ------------------------------------------------------------ hints
+    def hint(self, user: User, gid: str) -> dict[str, Any]:
+        """The move the hard level would make for the caller's own seat, in a game
+        against the computer (never in a game between people)."""
+        rec = self.games.public_record(gid)
+        game = rec.game
+        sides = self.games.sides_of(game, user.id)
+        if not sides:
+            raise ApiError(403, "you have no seat in this game", "not_a_player")
+        other = "confederate" if sides[0] == "union" else "union"
+        if not self.is_computer(getattr(game, f"{other}_user_id")):
+            raise ApiError(403, "hints are only given in games against the computer", "hint_refused")
+        if game.status != "active":
+            raise ApiError(409, f"the game is over ({game.status})", "game_over")
+        if game.to_act not in sides:
+            raise ApiError(409, "it is not your turn", "not_your_turn")
+        action = decide(HINT_LEVEL, f"hint:{gid}:{game.seq}", rec.header, rec.events)
+        return {"seq": game.seq, "side": game.to_act, "level": HINT_LEVEL, "action": action}

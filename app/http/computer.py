@@ -1,0 +1,34 @@
+"""Routes of games against the computer: hints, and handing a left seat to the computer
+(creating such a game is POST /api/games with "opponent")."""
+from __future__ import annotations
+
+from fastapi import APIRouter, Body, Depends, Request
+
+from ..accounts.auth import current_user
+from ..computer.players import ComputerPlayers
+from ..computer.takeover import take_over
+from ..models import User
+from . import limits
+from .schemas import TakeoverIn
+
+router = APIRouter(prefix="/api", tags=["computer"])
+
+
+def computer(request: Request) -> ComputerPlayers:
+    return request.app.state.computer
+
+
+@router.get("/games/{game_id}/hint")
+def hint(game_id: str, request: Request, user: User = Depends(current_user)):
+    """The move the hard level would make for your seat now (games against the computer only)."""
+    limits.per_account(request, "hint", user.id)
+    return computer(request).hint(user, game_id)
+
+
+@router.post("/games/{game_id}/computer-takeover")
+def computer_takeover(game_id: str, request: Request, body: TakeoverIn = Body(default_factory=TakeoverIn),
+                      user: User = Depends(current_user)):
+    """Give the seat of an opponent who left (time up, or idle in a live game) to the computer."""
+    state = request.app.state
+    return take_over(computer(request), state.deadlines, user, game_id, body.level,
+                     state.settings.live_abandon_minutes)

@@ -1,0 +1,55 @@
+// Games against the computer: the lobby's "Play the computer" form, and on a game page
+// the hint button (games against the computer) and handing a left seat to the computer.
+import { api, el, showError } from "./api.js";
+
+const form = document.getElementById("play-computer");
+if (form) {
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const fd = new FormData(form);
+    const btn = form.querySelector("[type=submit]");
+    btn.disabled = true;
+    showError(form, "");
+    try {
+      const out = await api("/api/games", { scenario: fd.get("scenario"), side: fd.get("side"), mode: "live",
+        options: fd.getAll("options"), opponent: { computer: fd.get("level") } });
+      location.assign(`/games/${encodeURIComponent(out.id)}`);
+    } catch (e) {
+      showError(form, e.message);
+      btn.disabled = false;
+    }
+  });
+}
+
+const tools = document.getElementById("computer-tools");
+const bootEl = document.getElementById("boot");
+if (tools && bootEl) {
+  const boot = JSON.parse(bootEl.textContent);
+  const g = boot.summary;
+  const mine = g.your_sides || [];
+  if (mine.length && g.status === "active") {
+    const other = mine[0] === "union" ? "confederate" : "union";
+    const out = el("span", { class: "hint", "aria-live": "polite" });
+    const opponent = g.seats[other];
+    if (opponent && opponent.computer) {
+      tools.append(el("button", { type: "button", onclick: async () => {
+        try {
+          const h = await api(`/api/games/${encodeURIComponent(g.id)}/hint`);
+          // the game page knows the words for an action (the server's catalog, the map's
+          // names); it fills them in while this event is dispatched (synchronously)
+          const ask = { action: h.action, words: "" };
+          tools.dispatchEvent(new CustomEvent("describe-action", { detail: ask }));
+          out.textContent = `The hard level would play: ${ask.words || h.action.type}`;
+        } catch (e) { out.textContent = e.message; }
+      } }, "Hint"), out);
+    } else {
+      tools.append(el("button", { type: "button", title: "When your opponent has left: their time is up, or a live game waits for them for several minutes", onclick: async () => {
+        try {
+          await api(`/api/games/${encodeURIComponent(g.id)}/computer-takeover`, { level: "normal" });
+          location.reload();
+        } catch (e) { out.textContent = e.message; }
+      } }, "Let the computer take the absent player's seat"), out);
+    }
+    tools.hidden = false;
+  }
+}
