@@ -13,7 +13,7 @@ const FIELD_WORDS = [["options", /option|ending|sudden death|11\.[13]/i], ["scen
 function body() {
   const fd = new FormData(form);
   const out = { scenario: fd.get("scenario"), side: fd.get("side"), mode: fd.get("mode"),
-                private: fd.get("private") === "on", options: fd.getAll("options") };
+                private: fd.get("private") === "on", rated: fd.get("rated") === "on", options: fd.getAll("options") };
   if (out.mode === "async" && fd.get("days_per_move")) out.days_per_move = Number(fd.get("days_per_move"));
   return out;
 }

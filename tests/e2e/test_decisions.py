@@ -175,6 +175,19 @@ def test_create_form_greys_out_an_option_that_does_not_go(server, browser, artif
         c.close()
 
 
+def test_create_form_makes_a_rated_game(server, browser):
+    _gid, ctxs = new_game(browser, server, "1861")
+    page = ctxs["union"].new_page()
+    page.goto(server + "/new")
+    page.get_by_label("Rated", exact=False).check()
+    page.get_by_role("button", name="Create game").click()
+    page.wait_for_url(f"{server}/games/*")
+    gid = page.url.rstrip("/").split("/")[-1]
+    assert ctxs["union"].request.get(f"{server}/api/games/{gid}").json()["rated"] is True
+    for c in ctxs.values():
+        c.close()
+
+
 def _act_where(ctx, base, gid, pick):
     legal = ctx.request.get(f"{base}/api/games/{gid}/legal").json()["actions"]
     action = next(a for a in legal if pick(a))

@@ -45,3 +45,13 @@ def test_static_files_under_hashed_names_are_immutable_and_import_hashed_names(s
             r = c.get(url)
             assert r.status_code == 200 and "export" in r.text and r.headers["cache-control"] == "public, max-age=300"
         assert c.get("/static/nope.0123456789.js").status_code == 404
+
+
+def test_every_template_names_static_files_by_static_url():
+    """A plain /static/ link in a template would bypass the content hash (a stale file
+    after a deploy, and no year-long cache)."""
+    from pathlib import Path
+    templates = Path(__file__).resolve().parents[2] / "templates"
+    plain = [f"{p.name}: {m}" for p in sorted(templates.rglob("*.html"))
+             for m in re.findall(r'(?:src|href)="(/static/[^"]+)"', p.read_text())]
+    assert plain == []

@@ -33,6 +33,7 @@ FIELD_OVERRIDES = {
     "server.adjudicate": {"by": "plain"}, "server.adjudicate_draw": {"by": "plain"},
     "server.annul": {"by": "plain"}, "server.timeout": {"by": "plain"}, "server.time_extended": {"by": "plain"},
     "server.rematch": {"by": "plain", "game_id": "plain"},
+    "server.computer_takeover": {"by": "plain"},
 }
 
 # "" means: nothing to say (another event of the same decision says it).
@@ -57,6 +58,7 @@ EVENTS = {
     "server.auto": "Automatic ({side}): {action_type}.",
     "server.timeout": "{by} ({winner}) claims the win on time: the {side} player did not move in time.",
     "server.time_extended": "{by} gives the {side} player {days} more days.",
+    "server.computer_takeover": "{by} gives the {side} seat, left by its player, to {username}.",
     "server.text": "{text}.",
     "server.other": "{type}.",
     # ------------------------------------------------------------ decisions
