@@ -42,14 +42,18 @@ if (tools && bootEl) {
           out.textContent = `The hard level would play: ${ask.words || h.action.type}`;
         } catch (e) { out.textContent = e.message; }
       } }, "Hint"), out);
+      tools.hidden = false;
     } else {
-      tools.append(el("button", { type: "button", title: "When your opponent has left: their time is up, or a live game waits for them for several minutes", onclick: async () => {
+      // rarely needed, so out of the prompt bar (where it would take height from the map):
+      // beside the game's details, and the server says when it is too early
+      const place = document.getElementById("takeover-tools");
+      place.append("Opponent gone? ", el("button", { type: "button", class: "linkish", title: "When your opponent has left: their time is up, or a live game waits for them for several minutes", onclick: async () => {
         try {
           await api(`/api/games/${encodeURIComponent(g.id)}/computer-takeover`, { level: "normal" });
           location.reload();
         } catch (e) { out.textContent = e.message; }
-      } }, "Let the computer take the absent player's seat"), out);
+      } }, "Let the computer take their seat"), " ", out);
+      place.hidden = false;
     }
-    tools.hidden = false;
   }
 }
