@@ -61,11 +61,13 @@ def _all_distances(game_map: Any) -> dict[str, dict[str, int]]:
     return out
 
 
-def worth(unit: Any) -> float:
+def worth(unit: Any, entrenched: bool = True) -> float:
+    """A piece's worth in battle; ``entrenched=False`` leaves out its
+    entrenchment, which helps only the box it is in."""
     value = _WORTH.get(unit.type, unit_type(unit.type)["combat"])
     if unit.red:
         value *= 0.6
-    if unit.ent:
+    if unit.ent and entrenched:
         value *= 1.25
     return value
 
@@ -75,14 +77,17 @@ class Weights:
 
     def __init__(self, amax: float = 2.0, objective: float = 5.0, material: float = 1.0,
                  advance: float = 0.15, threat: float = 1.0, capital: float = 4.0,
-                 siege: float = 3.0):
+                 siege: float = 3.0, entrenchment_as_material: bool = False):
         self.amax, self.objective, self.material = amax, objective, material
         self.advance, self.threat, self.capital = advance, threat, capital
         self.siege = siege
+        # Counting entrenchment as material makes leaving a dug-in box look like
+        # losing pieces, so an army never marches out; only the baseline does so.
+        self.entrenchment_as_material = entrenchment_as_material
 
 
 FULL = Weights()
-SIMPLE = Weights(advance=0.0, threat=0.0, capital=0.0, siege=0.0)
+SIMPLE = Weights(advance=0.0, threat=0.0, capital=0.0, siege=0.0, entrenchment_as_material=True)
 
 
 def evaluate(game: Game, side: str, weights: Weights = FULL) -> float:
@@ -102,7 +107,8 @@ def _union_score(game: Game, w: Weights) -> float:
         score -= 50.0                          # 10.0: the South would win at once
     held = sum(owner[b] for b in facts(game.map).objectives)
     score += w.objective * held + (20.0 if held > 6.5 else 0.0)
-    score += w.material * _material(game, strength)
+    material_strength = strength if w.entrenchment_as_material else _strength_by_box(game, False)
+    score += w.material * _material(game, strength, material_strength)
     if w.advance:
         score += w.advance * _advance(game, owner)
     if w.threat:
@@ -116,7 +122,7 @@ def _union_score(game: Game, w: Weights) -> float:
     return score
 
 
-def _strength_by_box(game: Game) -> dict[str, dict[str, float]]:
+def _strength_by_box(game: Game, entrenched: bool = True) -> dict[str, dict[str, float]]:
     """Total worth of each side's pieces in every occupied box."""
     out: dict[str, dict[str, float]] = {}
     units = game.units
@@ -124,7 +130,7 @@ def _strength_by_box(game: Game) -> dict[str, dict[str, float]]:
         cell = {"union": 0.0, "confederate": 0.0}
         for uid in game.at[box]:
             u = units[uid]
-            cell[u.side] += worth(u)
+            cell[u.side] += worth(u, entrenched)
         out[box] = cell
     return out
 
@@ -183,13 +189,16 @@ def _projected_amax(game: Game, owner: dict[str, float]) -> dict[str, float]:
     return out
 
 
-def _material(game: Game, strength: dict) -> float:
+def _material(game: Game, strength: dict, pieces: dict) -> float:
+    """Worth of the pieces (``pieces``: by box), those in a battle by its odds
+    (judged on ``strength``, entrenchment included)."""
     total = 0.0
     mover = game.side
-    for cell in strength.values():
+    for box, cell in pieces.items():
         u, c = cell["union"], cell["confederate"]
         if u and c:
-            p = _win_chance(u, c, defending=(mover != "union"))
+            odds = strength[box]
+            p = _win_chance(odds["union"], odds["confederate"], defending=(mover != "union"))
             u *= 0.5 + 0.5 * p                  # a battle costs the loser more
             c *= 0.5 + 0.5 * (1.0 - p)
         total += u - c

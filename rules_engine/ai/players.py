@@ -93,13 +93,21 @@ class SearchPlayer(Player):
                 return float("-inf")
             if lookahead and action["type"] == "activate" and g.to_act == side:
                 total += self._best_follow_up(g, side, lookahead)
+            elif self.stacks and action["type"] == "move":
+                total += self._alone_or_with_stack(g, action, base.units[action["unit"]].loc, side)
             else:
-                if self.stacks and action["type"] == "move":
-                    _move_stack(g, action, base.units[action["unit"]].loc)
                 total += evaluate(g, side, self.weights)
             if g.rolls == base.rolls:                 # no dice: one look is enough
                 return total / n
         return total / self.samples
+
+    def _alone_or_with_stack(self, g: Game, move: dict, origin: str, side: str) -> float:
+        """The better of the unit moving alone and its whole stack following it:
+        moving unit by unit, the player can stop once what stays behind (a
+        garrison for the capital, say) is worth more than one more unit."""
+        alone = evaluate(g, side, self.weights)
+        _move_stack(g, move, origin)
+        return max(alone, evaluate(g, side, self.weights))
 
     def _best_follow_up(self, g: Game, side: str, width: int) -> float:
         best = evaluate(g, side, self.weights)
