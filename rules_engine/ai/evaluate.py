@@ -226,7 +226,8 @@ def _advance(game: Game, owner: dict[str, float]) -> float:
         near = min(row.get(t, 99) for t in targets)
         pull = max(0, 8 - near)
         if pull:
-            score += pull * sum(worth(units[u]) for u in game.at[box] if units[u].side == "union")
+            score += pull * sum(worth(units[u], False) for u in game.at[box]
+                                if units[u].side == "union")
     return score
 
 
@@ -274,9 +275,18 @@ def _threats(game: Game, strength: dict, owner: dict, side: str) -> float:
 def _capital_danger(game: Game, strength: dict) -> float:
     """Losing Washington loses the game (10.0)."""
     mine = strength.get(CAPITAL, {}).get("union", 0.0) * 1.5
-    near = sum(strength[n]["confederate"] for n, _ in game.map.neighbours(CAPITAL)
-               if n in strength)
+    near = sum(_survivors(game, strength[n], "confederate")
+               for n, _ in game.map.neighbours(CAPITAL) if n in strength)
     near += strength.get(CAPITAL, {}).get("confederate", 0.0)
     if near <= mine:
         return 0.0
     return 10.0 * min(1.0, (near - mine) / (near + 1.0))
+
+
+def _survivors(game: Game, cell: dict[str, float], side: str) -> float:
+    """Strength of ``side`` in a box once a battle there is fought, by its odds."""
+    enemy = "confederate" if side == "union" else "union"
+    if not cell[enemy]:
+        return cell[side]
+    win = _win_chance(cell[side], cell[enemy], defending=(game.side != side))
+    return cell[side] * win
