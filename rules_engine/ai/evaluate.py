@@ -61,11 +61,13 @@ def _all_distances(game_map: Any) -> dict[str, dict[str, int]]:
     return out
 
 
-def worth(unit: Any) -> float:
+def worth(unit: Any, entrenched: bool = True) -> float:
+    """A piece's worth in battle; ``entrenched=False`` leaves out its
+    entrenchment, which helps only the box it is in."""
     value = _WORTH.get(unit.type, unit_type(unit.type)["combat"])
     if unit.red:
         value *= 0.6
-    if unit.ent:
+    if unit.ent and entrenched:
         value *= 1.25
     return value
 
@@ -75,14 +77,17 @@ class Weights:
 
     def __init__(self, amax: float = 2.0, objective: float = 5.0, material: float = 1.0,
                  advance: float = 0.15, threat: float = 1.0, capital: float = 4.0,
-                 siege: float = 3.0):
+                 siege: float = 3.0, entrenchment_as_material: bool = False):
         self.amax, self.objective, self.material = amax, objective, material
         self.advance, self.threat, self.capital = advance, threat, capital
         self.siege = siege
+        # Counting entrenchment as material makes leaving a dug-in box look like
+        # losing pieces, so an army never marches out; only the baseline does so.
+        self.entrenchment_as_material = entrenchment_as_material
 
 
 FULL = Weights()
-SIMPLE = Weights(advance=0.0, threat=0.0, capital=0.0, siege=0.0)
+SIMPLE = Weights(advance=0.0, threat=0.0, capital=0.0, siege=0.0, entrenchment_as_material=True)
 
 
 def evaluate(game: Game, side: str, weights: Weights = FULL) -> float:
@@ -102,7 +107,8 @@ def _union_score(game: Game, w: Weights) -> float:
         score -= 50.0                          # 10.0: the South would win at once
     held = sum(owner[b] for b in facts(game.map).objectives)
     score += w.objective * held + (20.0 if held > 6.5 else 0.0)
-    score += w.material * _material(game, strength)
+    material_strength = strength if w.entrenchment_as_material else _strength_by_box(game, False)
+    score += w.material * _material(game, strength, material_strength)
     if w.advance:
         score += w.advance * _advance(game, owner)
     if w.threat:
@@ -116,7 +122,7 @@ def _union_score(game: Game, w: Weights) -> float:
     return score
 
 
-def _strength_by_box(game: Game) -> dict[str, dict[str, float]]:
+def _strength_by_box(game: Game, entrenched: bool = True) -> dict[str, dict[str, float]]:
     """Total worth of each side's pieces in every occupied box."""
     out: dict[str, dict[str, float]] = {}
     units = game.units
@@ -124,7 +130,7 @@ def _strength_by_box(game: Game) -> dict[str, dict[str, float]]:
         cell = {"union": 0.0, "confederate": 0.0}
         for uid in game.at[box]:
             u = units[uid]
-            cell[u.side] += worth(u)
+            cell[u.side] += worth(u, entrenched)
         out[box] = cell
     return out
 
@@ -183,13 +189,16 @@ def _projected_amax(game: Game, owner: dict[str, float]) -> dict[str, float]:
     return out
 
 
-def _material(game: Game, strength: dict) -> float:
+def _material(game: Game, strength: dict, pieces: dict) -> float:
+    """Worth of the pieces (``pieces``: by box), those in a battle by its odds
+    (judged on ``strength``, entrenchment included)."""
     total = 0.0
     mover = game.side
-    for cell in strength.values():
+    for box, cell in pieces.items():
         u, c = cell["union"], cell["confederate"]
         if u and c:
-            p = _win_chance(u, c, defending=(mover != "union"))
+            odds = strength[box]
+            p = _win_chance(odds["union"], odds["confederate"], defending=(mover != "union"))
             u *= 0.5 + 0.5 * p                  # a battle costs the loser more
             c *= 0.5 + 0.5 * (1.0 - p)
         total += u - c
@@ -217,7 +226,8 @@ def _advance(game: Game, owner: dict[str, float]) -> float:
         near = min(row.get(t, 99) for t in targets)
         pull = max(0, 8 - near)
         if pull:
-            score += pull * sum(worth(units[u]) for u in game.at[box] if units[u].side == "union")
+            score += pull * sum(worth(units[u], False) for u in game.at[box]
+                                if units[u].side == "union")
     return score
 
 
@@ -265,9 +275,18 @@ def _threats(game: Game, strength: dict, owner: dict, side: str) -> float:
 def _capital_danger(game: Game, strength: dict) -> float:
     """Losing Washington loses the game (10.0)."""
     mine = strength.get(CAPITAL, {}).get("union", 0.0) * 1.5
-    near = sum(strength[n]["confederate"] for n, _ in game.map.neighbours(CAPITAL)
-               if n in strength)
+    near = sum(_survivors(game, strength[n], "confederate")
+               for n, _ in game.map.neighbours(CAPITAL) if n in strength)
     near += strength.get(CAPITAL, {}).get("confederate", 0.0)
     if near <= mine:
         return 0.0
     return 10.0 * min(1.0, (near - mine) / (near + 1.0))
+
+
+def _survivors(game: Game, cell: dict[str, float], side: str) -> float:
+    """Strength of ``side`` in a box once a battle there is fought, by its odds."""
+    enemy = "confederate" if side == "union" else "union"
+    if not cell[enemy]:
+        return cell[side]
+    win = _win_chance(cell[side], cell[enemy], defending=(game.side != side))
+    return cell[side] * win

@@ -93,13 +93,28 @@ class SearchPlayer(Player):
                 return float("-inf")
             if lookahead and action["type"] == "activate" and g.to_act == side:
                 total += self._best_follow_up(g, side, lookahead)
+            elif self.stacks and action["type"] == "move":
+                total += self._alone_or_with_stack(g, action, base.units[action["unit"]].loc, side)
             else:
-                if self.stacks and action["type"] == "move":
-                    _move_stack(g, action, base.units[action["unit"]].loc)
                 total += evaluate(g, side, self.weights)
             if g.rolls == base.rolls:                 # no dice: one look is enough
                 return total / n
         return total / self.samples
+
+    def _alone_or_with_stack(self, g: Game, move: dict, origin: str, side: str) -> float:
+        """The better of the unit moving alone and its whole stack following it:
+        moving unit by unit, the player can stop once what stays behind (a
+        garrison for the capital, say) is worth more than one more unit. A
+        quarter of the stack staying behind is weighed too, since single steps
+        towards it can each look worse than staying put."""
+        best = evaluate(g, side, self.weights)
+        garrison = len(g.at[origin]) // 4
+        if garrison:
+            leaving = clone(g, SampledDice(self.rng))
+            _move_stack(leaving, move, origin, garrison)
+            best = max(best, evaluate(leaving, side, self.weights))
+        _move_stack(g, move, origin)
+        return max(best, evaluate(g, side, self.weights))
 
     def _best_follow_up(self, g: Game, side: str, width: int) -> float:
         best = evaluate(g, side, self.weights)
@@ -126,12 +141,14 @@ class SearchPlayer(Player):
         return [by_end[e] for e in ends]
 
 
-def _move_stack(g: Game, move: dict, origin: str) -> None:
+def _move_stack(g: Game, move: dict, origin: str, garrison: int = 0) -> None:
     """Move every other unit of the box the move left (``origin``) to where it
-    went, when the March allows it."""
+    went, when the March allows it, but ``garrison`` units."""
     end = move["path"][-1]
     units = g.units
     for _ in range(20):
+        if len(g.at[origin]) <= garrison:
+            return
         follow = next((a for a in g.legal_actions() if a["type"] == "move"
                        and a["path"][-1] == end and units[a["unit"]].loc == origin), None)
         if follow is None:

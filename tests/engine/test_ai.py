@@ -118,3 +118,39 @@ def test_match_command_prints_one_json_line(capsys):
 
 def test_match_refuses_unknown_levels(capsys):
     assert main(["match", "--a", "grandmaster", "--games", "1"]) == 2
+
+
+def _position(union: dict, confederate: dict) -> dict:
+    return {"scenario": "1861", "turn": 15, "side": "union", "phase": "movement",
+            "marches": 2, "units": {"union": union, "confederate": confederate}}
+
+
+def test_entrenchment_is_not_counted_as_pieces_except_by_the_baseline():
+    from rules_engine.ai.evaluate import FULL, SIMPLE, evaluate
+
+    def score(code: str, weights) -> float:
+        g = rules_engine.from_position(_position({"philadelphia": [code] * 4}, {"richmond": ["MI"]}))
+        return evaluate(g, "union", weights)
+    # leaving a dug-in box far from the enemy costs nothing in the full evaluation,
+    # so an entrenched army is free to march out ...
+    assert score("VI*", FULL) == pytest.approx(score("VI", FULL))
+    # ... while the greedy baseline keeps its old judgement
+    assert score("VI*", SIMPLE) > score("VI", SIMPLE)
+
+
+@pytest.mark.parametrize("seed", ["a", "b"])
+def test_hard_union_marches_on_richmond_leaving_washington_a_garrison(seed):
+    army = ["CI*"] * 4 + ["MI*"] * 5 + ["VI*"] * 5
+    g = rules_engine.from_position(_position(
+        {"washington": army, "petersburg": ["MI", "MI", "VI"]},
+        {"richmond": ["CI*"] * 4, "manassas_junction": ["CI", "MI", "VI"]}))
+    bot = make_player("hard", seed)
+    decisions = 0
+    while g.to_act == "union" and g.phase == "movement" and decisions < 40:
+        g.apply(bot.choose(g))
+        decisions += 1
+    next_to_richmond = sum(len(g.units_in(b, "union")) for b, _ in g.map.neighbours("richmond"))
+    staying = len(g.units_in("washington", "union"))
+    # most of the army goes towards the objective (not all: an enemy is next door)
+    assert next_to_richmond >= len(army) // 2
+    assert 0 < staying < len(army) // 2
