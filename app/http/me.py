@@ -20,10 +20,10 @@ from ..core.errors import ApiError
 from ..guard.destinations import BlockedDestination, check_url
 from ..models import User
 from ..notices import outbox, waiting
-from ..notices.mailbody import render_mail
 from ..playbyturn.deadlines import Deadlines
 from ..store.events import T_GAMES
 from . import deps, limits
+from .mailconfirm import send_verification
 from .pages import render
 from .schemas import PrefsIn, ReadIn, VacationIn, WebhookIn
 
@@ -52,15 +52,6 @@ def _ensure_prefs(conn, user_id: int) -> None:
     if conn.execute(select(outbox.T_PREFS.c.user_id).where(outbox.T_PREFS.c.user_id == user_id)).first() is None:
         conn.execute(outbox.T_PREFS.insert(), dict(user_id=user_id, mode="turn", verified_email=None,
                                                    verified_at=None, last_digest_at=None))
-
-
-def _send_verification(request: Request, conn, user_id: int, email: str) -> None:
-    limits.per_account(request, "mail", user_id)
-    notices = deps.notices(request)
-    link = f"{notices.public_url}/verify-email?t={notices.verify_token(user_id, email)}"
-    body, html = render_mail("verify", link=link, site_name=notices.site_name)
-    notices.queue_email(conn, user_id, email, "verify", outbox.SUBJECTS["verify"], body, unsubscribe=False,
-                        html=html)
 
 
 @api.get("/me/notifications")
@@ -92,7 +83,7 @@ def put_prefs(body: PrefsIn, request: Request, user: User = Depends(current_user
             if (cur.get("email") or "") != email:
                 conn.execute(update(outbox.T_USERS).where(outbox.T_USERS.c.id == user.id).values(email=email or None))
                 if email:
-                    _send_verification(request, conn, user.id, email)
+                    send_verification(request, conn, user.id, email)
         conn.commit()
         return _prefs_view(conn, user.id, deps.deadlines(request))
 
@@ -105,7 +96,7 @@ def resend_verification(request: Request, user: User = Depends(current_user)):
             raise ApiError(409, "set an email address first", "no_email")
         if p.get("verified"):
             return {"ok": True, "already_verified": True}
-        _send_verification(request, conn, user.id, p["email"])
+        send_verification(request, conn, user.id, p["email"])
         conn.commit()
     return {"ok": True}
 
