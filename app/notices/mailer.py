@@ -210,8 +210,8 @@ class Worker:
         msg["To"] = row.recipient
         msg["Subject"] = row.subject
         msg["Date"] = formatdate(localtime=False)
-        domain = (st.mail_from.rpartition("@")[2] or "localhost").strip(">")
-        msg["Message-ID"] = f"<outbox-{row.id}.{int(row.created_at.timestamp()) if row.created_at else 0}@{domain}>"
+        for k, v in thread_headers(row, st.mail_from).items():
+            msg[k] = v
         msg["X-HD-Outbox-Id"] = str(row.id)
         for k, v in ((row.payload or {}).get("headers") or {}).items():
             msg[k] = v
@@ -260,6 +260,19 @@ class Worker:
         if 400 <= got.status < 500 and got.status not in (408, 429):
             raise Permanent(err)
         raise RuntimeError(err)
+
+
+def thread_headers(row, mail_from: str) -> dict[str, str]:
+    """Message-ID of one outbox mail (the same on every attempt, so a resend is
+    recognised as the same mail) and, for a mail about a game, In-Reply-To/References
+    naming the game's thread root: mail programs show a game's mails as one thread."""
+    domain = (mail_from.rpartition("@")[2] or "localhost").strip(">").strip() or "localhost"
+    created = int(row.created_at.timestamp()) if row.created_at else 0
+    headers = {"Message-ID": f"<outbox-{row.id}.{created}@{domain}>"}
+    if row.game_id:
+        root = f"<game-{row.game_id}@{domain}>"
+        headers.update({"In-Reply-To": root, "References": root})
+    return headers
 
 
 def _hang_up(smtp: smtplib.SMTP) -> None:

@@ -7,8 +7,8 @@ import time
 
 import httpx
 
-from .helpers import uname
-from .mailkit import body, link
+from .helpers import Player, uname
+from .mailkit import body, by_turn_match, link, verified_player
 
 
 def test_registering_with_an_address_mails_the_confirmation_at_once(srv, smtp):
@@ -39,3 +39,27 @@ def test_registering_without_an_address_sends_nothing(srv, smtp):
     assert r.status_code == 201
     time.sleep(0.4)
     assert len(smtp.box.messages) == before
+
+
+def test_mails_of_one_game_share_a_thread_root(srv, smtp):
+    a, b = verified_player(srv.base, smtp), verified_player(srv.base, smtp)
+    gid = by_turn_match(srv.base, a, b)
+    [turn] = smtp.box.wait(a.email, 1)
+    assert a.http.post(f"/api/games/{gid}/resign").status_code == 200
+    [resigned] = smtp.box.wait(b.email, 1)
+    root = f"<game-{gid}@test.example>"  # MAIL_FROM is hd@test.example
+    for m in (turn, resigned):
+        assert m["In-Reply-To"] == root and m["References"] == root
+        assert m["Message-ID"].startswith("<outbox-") and m["Message-ID"] != root
+    assert turn["Message-ID"] != resigned["Message-ID"]
+    other = by_turn_match(srv.base, b, a)
+    [_, other_turn] = smtp.box.wait(b.email, 2)
+    assert other in other_turn["Subject"] and other_turn["References"] == f"<game-{other}@test.example>"
+
+
+def test_mail_about_no_game_starts_no_thread(srv, smtp):
+    p = Player(srv.base)
+    p.email = f"{p.username}@example.org"
+    assert p.http.put("/api/me/notifications", json={"email": p.email}).status_code == 200
+    [m] = smtp.box.wait(p.email, 1)
+    assert m["Message-ID"] and m["In-Reply-To"] is None and m["References"] is None
