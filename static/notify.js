@@ -55,6 +55,16 @@ if (markRead) markRead.addEventListener("click", async () => {
   badge();
 });
 
+// ---- notices page: mute / unmute a game (no mail or webhook about it; notices stay)
+for (const b of document.querySelectorAll("[data-mute]")) {
+  b.addEventListener("click", async () => {
+    b.disabled = true;
+    const method = b.dataset.muted === "1" ? "DELETE" : "PUT";
+    try { await api(`/api/games/${encodeURIComponent(b.dataset.mute)}/mute`, {}, method); location.reload(); }
+    catch (e) { alert(e.message); b.disabled = false; }
+  });
+}
+
 // ---- settings
 async function loadPrefs() {
   const p = await api("/api/me/notifications");

@@ -19,7 +19,7 @@ from ..core.clock import aware
 from ..core.errors import ApiError
 from ..guard.destinations import BlockedDestination, check_url
 from ..models import User
-from ..notices import outbox, waiting
+from ..notices import mutes, outbox, waiting
 from ..playbyturn.deadlines import Deadlines
 from ..store.events import T_GAMES
 from . import deps, limits
@@ -226,7 +226,9 @@ def notifications_page(request: Request):
     with deps.db(request).read() as conn:
         games = waiting_games(conn, deps.deadlines(request), auth.user.id)
         notes = outbox.recent_notices(conn, auth.user.id, 100)
-    return render(request, "notifications.html", waiting=games, notices=notes)
+        muted = mutes.muted_games(conn, auth.user.id)
+    return render(request, "notifications.html", waiting=games, notices=notes, muted=muted,
+                  muted_ids={m["game_id"] for m in muted})
 
 
 def _unsubscribe(request: Request, t: str) -> int | None:

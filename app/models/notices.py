@@ -73,3 +73,13 @@ class Webhook(Base):
     last_error: Mapped[str | None] = mapped_column(String(1000))
     last_error_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     last_ok_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class MutedGame(Base):
+    """A game one player muted: its notices stay on the site, but no mail or webhook
+    call about it goes to that player."""
+    __tablename__ = "muted_games"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -34,6 +34,7 @@ from ..playbyturn import orders
 from ..playbyturn.deadlines import Deadlines
 from ..store import events as store
 from .digest import digest_tick
+from .mutes import is_muted
 from .outbox import T_HOOKS, T_OUTBOX, T_PREFS, T_USERS, WAITING_KINDS, Notices
 
 log = logging.getLogger("app.mailer")
@@ -170,7 +171,8 @@ class Worker:
     def _moot(self, conn, row) -> str | None:
         """An email to an address that is no longer the verified one, or (only with
         MAIL_DELAY_SECONDS > 0, whose point this is) a "the game waits for you" mail whose
-        reader answered during the delay: not sent. Otherwise every notice goes out, even
+        reader answered during the delay, or anything about a game its reader muted
+        since: not sent. Otherwise every notice goes out, even
         late (e.g. after the mail server was down)."""
         if row.channel == "email" and row.kind != "verify" and row.user_id:
             u = conn.execute(select(T_USERS.c.email).where(T_USERS.c.id == row.user_id)).first()
@@ -180,6 +182,8 @@ class Worker:
                 return "the address is no longer verified"
             if p.mode == "never":
                 return "unsubscribed"
+        if row.user_id and is_muted(conn, row.user_id, row.game_id):
+            return "the player muted the game"
         if (float(getattr(self.settings, "mail_delay_seconds", 0) or 0) > 0 and row.kind in WAITING_KINDS
                 and row.game_id and row.game_seq is not None and row.user_id):
             if store.answered_after(conn, row.game_id, row.user_id, row.game_seq):

@@ -21,6 +21,7 @@ from sqlalchemy import func, insert, or_, select, update
 from ..core.clock import Clock, aware
 from ..models import MailPrefs, Notice, OutboxMessage, User, Webhook, table
 from .mailbody import blocks, render_mail
+from .mutes import is_muted
 
 T_NOTICES, T_OUTBOX, T_PREFS, T_HOOKS = (table(Notice), table(OutboxMessage), table(MailPrefs),
                                          table(Webhook))
@@ -132,7 +133,8 @@ class Notices:
             n += 1
             conn.execute(insert(T_NOTICES), dict(user_id=uid, game_id=game_id, kind=kind, text=text, seq=seq,
                                                  created_at=self.clock.now(), read_at=None))
-            p = prefs(conn, uid) if mail else {}
+            # a muted game: the notice above, but no mail and no webhook call
+            p = prefs(conn, uid) if mail and not is_muted(conn, uid, game_id) else {}
             if not p:
                 continue
             subj = subject or SUBJECTS.get(kind, kind.replace("_", " ").capitalize())

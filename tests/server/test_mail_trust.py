@@ -8,7 +8,7 @@ import time
 import httpx
 
 from .helpers import Player, uname
-from .mailkit import body, by_turn_match, link, verified_player
+from .mailkit import Receiver, body, by_turn_match, link, verified_player
 
 
 def test_registering_with_an_address_mails_the_confirmation_at_once(srv, smtp):
@@ -63,3 +63,36 @@ def test_mail_about_no_game_starts_no_thread(srv, smtp):
     assert p.http.put("/api/me/notifications", json={"email": p.email}).status_code == 200
     [m] = smtp.box.wait(p.email, 1)
     assert m["Message-ID"] and m["In-Reply-To"] is None and m["References"] is None
+
+
+def test_a_muted_game_sends_no_mail_or_webhook_but_keeps_its_notices(srv, smtp):
+    rcv = Receiver()
+    try:
+        a, b = verified_player(srv.base, smtp), verified_player(srv.base, smtp)
+        assert a.http.put("/api/me/webhook", json={"url": rcv.url, "json_key": "text"}).status_code == 200
+        muted = by_turn_match(srv.base, a, b)
+        smtp.box.wait(a.email, 1)
+        rcv.wait(1)
+        r = a.http.put(f"/api/games/{muted}/mute")
+        assert r.status_code == 200 and r.json() == {"game_id": muted, "muted": True}
+        assert a.http.put(f"/api/games/{muted}/mute").status_code == 200  # again: no change
+        assert Player(srv.base).http.put(f"/api/games/{muted}/mute").json()["code"] == "not_a_player"
+        assert a.http.put("/api/games/nosuchgame/mute").status_code == 404
+        assert b.http.post(f"/api/games/{muted}/resign").status_code == 200
+        loud = by_turn_match(srv.base, a, b)
+        assert b.http.post(f"/api/games/{loud}/resign").status_code == 200
+        mails = smtp.box.wait(a.email, 3)  # the muted game's start, the other's start and end
+        rcv.wait(3)
+        time.sleep(0.5)  # a few worker rounds: nothing about the muted game arrives
+        assert len(smtp.box.to(a.email)) == 3
+        assert [muted in m["Subject"] for m in mails] == [True, False, False]
+        assert [muted in x["text"] for x in rcv.got] == [True, False, False]
+        kinds = {(n["game_id"], n["kind"]) for n in a.http.get("/api/me/notices").json()["notices"]}
+        assert (muted, "resigned") in kinds and (loud, "resigned") in kinds
+        page = a.http.get("/notifications").text
+        assert "Muted games" in page and f'data-mute="{muted}" data-muted="1"' in page
+        assert a.http.get("/api/me/muted-games").json()["games"][0]["game_id"] == muted
+        assert a.http.delete(f"/api/games/{muted}/mute").json()["muted"] is False
+        assert a.http.get("/api/me/muted-games").json()["games"] == []
+    finally:
+        rcv.close()
