@@ -6,7 +6,7 @@
   GET      /api/me/waiting             games waiting for me (least time left first) + unread count
   GET      /api/me/notices, POST /api/me/notices/read
   GET/POST/DELETE /api/me/vacation
-Pages: /notifications, /unsubscribe?t=..., /verify-email?t=...
+Pages: /notifications, /verify-email?t=... (unsubscribing: app.http.unsubscribe)
 """
 from __future__ import annotations
 
@@ -48,12 +48,6 @@ def _iso(dt) -> str | None:
     return aware(dt).isoformat() if dt is not None else None
 
 
-def _ensure_prefs(conn, user_id: int) -> None:
-    if conn.execute(select(outbox.T_PREFS.c.user_id).where(outbox.T_PREFS.c.user_id == user_id)).first() is None:
-        conn.execute(outbox.T_PREFS.insert(), dict(user_id=user_id, mode="turn", verified_email=None,
-                                                   verified_at=None, last_digest_at=None))
-
-
 @api.get("/me/notifications")
 def get_prefs(request: Request, user: User = Depends(current_user)):
     with deps.db(request).read() as conn:
@@ -66,7 +60,7 @@ def put_prefs(body: PrefsIn, request: Request, user: User = Depends(current_user
     if body.mail_mode is not None and body.mail_mode not in outbox.MAIL_MODES:
         raise ApiError(422, "mail_mode must be turn, digest or never", "invalid_request")
     with deps.db(request).write() as conn:
-        _ensure_prefs(conn, user.id)
+        outbox.ensure_prefs(conn, user.id)
         if body.mail_mode is not None:
             vals: dict = {"mode": body.mail_mode}
             if body.mail_mode == "digest":  # the first digest a day from now
@@ -231,37 +225,6 @@ def notifications_page(request: Request):
                   muted_ids={m["game_id"] for m in muted})
 
 
-def _unsubscribe(request: Request, t: str) -> int | None:
-    uid = deps.notices(request).read_unsubscribe_token(t)
-    if uid is None:
-        return None
-    with deps.db(request).write() as conn:
-        _ensure_prefs(conn, uid)
-        conn.execute(update(outbox.T_PREFS).where(outbox.T_PREFS.c.user_id == uid).values(mode="never"))
-        conn.commit()
-    return uid
-
-
-@pages.get("/unsubscribe", response_class=HTMLResponse)
-def unsubscribe_page(request: Request, t: str = ""):
-    """The link in every mail: one click and no more mail (the settings page turns it back on)."""
-    uid = _unsubscribe(request, t)
-    if uid is None:
-        return render(request, "notifications_message.html", status=400, title="Unsubscribe",
-                      message="This unsubscribe link is not valid.")
-    return render(request, "notifications_message.html", title="Unsubscribed",
-                  message="You will get no more mail from us. You can turn notices back on in your settings.")
-
-
-@pages.post("/unsubscribe")
-def unsubscribe_post(request: Request, t: str = ""):
-    """RFC 8058 one-click unsubscribe (List-Unsubscribe-Post) from mail programs."""
-    uid = _unsubscribe(request, t)
-    if uid is None:
-        raise ApiError(400, "invalid unsubscribe link", "invalid_token")
-    return {"ok": True}
-
-
 @pages.get("/verify-email", response_class=HTMLResponse)
 def verify_page(request: Request, t: str = ""):
     got = deps.notices(request).read_verify_token(t)
@@ -274,7 +237,7 @@ def verify_page(request: Request, t: str = ""):
         if u is None or (u.email or "").lower() != email.lower():
             return render(request, "notifications_message.html", status=409, title="Email address",
                           message="This link is for an address that is no longer on the account.")
-        _ensure_prefs(conn, uid)
+        outbox.ensure_prefs(conn, uid)
         conn.execute(update(outbox.T_PREFS).where(outbox.T_PREFS.c.user_id == uid)
                      .values(verified_email=email, verified_at=deps.clock(request).now()))
         conn.commit()

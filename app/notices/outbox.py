@@ -163,6 +163,19 @@ def prefs(conn: Any, user_id: int) -> dict:
             "mode": p.mode if p is not None else "turn", "hook": h}
 
 
+def ensure_prefs(conn: Any, user_id: int) -> None:
+    """The settings row of an account, with the defaults, if it has none yet."""
+    if conn.execute(select(T_PREFS.c.user_id).where(T_PREFS.c.user_id == user_id)).first() is None:
+        conn.execute(insert(T_PREFS), dict(user_id=user_id, mode="turn", verified_email=None, verified_at=None,
+                                           last_digest_at=None))
+
+
+def unsubscribe(conn: Any, user_id: int) -> None:
+    """No more mail of any kind (mode "never"); the settings page turns it back on."""
+    ensure_prefs(conn, user_id)
+    conn.execute(update(T_PREFS).where(T_PREFS.c.user_id == user_id).values(mode="never"))
+
+
 # --------------------------------------------------------------------------- reads
 
 def unread_count(conn: Any, user_id: int) -> int:

@@ -3,7 +3,10 @@ games, unsubscribing that mail scanners cannot trigger, and signed webhooks. Aga
 real SMTP server (aiosmtpd) and real server processes."""
 from __future__ import annotations
 
+import html
+import re
 import time
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 
@@ -96,3 +99,50 @@ def test_a_muted_game_sends_no_mail_or_webhook_but_keeps_its_notices(srv, smtp):
         assert a.http.get("/api/me/muted-games").json()["games"] == []
     finally:
         rcv.close()
+
+
+def _unsubscribe_link(srv, smtp):
+    """A verified player, and the unsubscribe link of their first "your turn" mail."""
+    a, b = verified_player(srv.base, smtp), verified_player(srv.base, smtp)
+    by_turn_match(srv.base, a, b)
+    [m] = smtp.box.wait(a.email, 1)
+    url = link(m, r"http://\S+/unsubscribe\?t=\S+")
+    assert m["List-Unsubscribe"].strip() == f"<{url}>" and m["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    return a, url
+
+
+def _mode(p) -> str:
+    return p.http.get("/api/me/notifications").json()["mail_mode"]
+
+
+def test_opening_the_unsubscribe_link_only_asks_and_its_button_unsubscribes(srv, smtp):
+    a, url = _unsubscribe_link(srv, smtp)
+    for _ in range(2):  # a mail scanner, then the player: nothing changes
+        page = httpx.get(url)
+        assert page.status_code == 200 and f"for the account <strong>{a.username}</strong>" in page.text
+    assert _mode(a) == "turn"
+    form = re.search(r'<form method="post" action="([^"]+)">', page.text)
+    assert form, page.text
+    done = httpx.post(srv.base + html.unescape(form.group(1)))
+    assert done.status_code == 200 and "no more mail" in done.text
+    assert _mode(a) == "never"
+    assert httpx.post(url + "x").status_code == 400 and httpx.get(url + "x").status_code == 400
+
+
+def test_one_click_post_unsubscribes_directly(srv, smtp):
+    a, url = _unsubscribe_link(srv, smtp)
+    r = httpx.post(url, content=b"List-Unsubscribe=One-Click",
+                   headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 200
+    assert _mode(a) == "never"
+
+
+def test_the_login_link_of_the_unsubscribe_page_comes_back_with_the_token(srv, smtp):
+    a, url = _unsubscribe_link(srv, smtp)
+    page = httpx.get(url).text
+    login = html.unescape(re.search(r'<a href="(/login\?next=[^"]+)" id="unsubscribe-login"', page).group(1))
+    next_ = parse_qs(urlsplit(login).query)["next"][0]
+    assert next_ == url.removeprefix(srv.base)
+    login_page = httpx.get(srv.base + login)
+    assert login_page.status_code == 200 and f'data-next="{html.escape(next_)}"' in login_page.text
+    assert httpx.get(srv.base + next_).status_code == 200 and _mode(a) == "turn"
