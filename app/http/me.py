@@ -2,7 +2,7 @@
 
   GET/PUT  /api/me/notifications       mail mode (turn | digest | never), email address
   POST     /api/me/email/verify        send the verification mail again
-  PUT/DELETE /api/me/webhook, POST /api/me/webhook/test
+  PUT/DELETE /api/me/webhook, POST /api/me/webhook/test, POST /api/me/webhook/secret (a new secret)
   GET      /api/me/waiting             games waiting for me (least time left first) + unread count
   GET      /api/me/notices, POST /api/me/notices/read
   GET/POST/DELETE /api/me/vacation
@@ -20,12 +20,16 @@ from ..core.errors import ApiError
 from ..guard.destinations import BlockedDestination, check_url
 from ..models import User
 from ..notices import mutes, outbox, waiting
+from ..notices.signing import new_secret
 from ..playbyturn.deadlines import Deadlines
 from ..store.events import T_GAMES
 from . import deps, limits
 from .mailconfirm import send_verification
 from .pages import render
 from .schemas import PrefsIn, ReadIn, VacationIn, WebhookIn
+
+# the keys of a webhook call's body besides the chat line (outbox.Notices.webhook_body)
+RESERVED_WEBHOOK_KEYS = ("delivery", "event")
 
 api = APIRouter(prefix="/api", tags=["play by turn"])
 pages = APIRouter(include_in_schema=False)
@@ -97,16 +101,42 @@ def resend_verification(request: Request, user: User = Depends(current_user)):
 
 @api.put("/me/webhook")
 def put_webhook(body: WebhookIn, request: Request, user: User = Depends(current_user)):
+    """Create or change my webhook. A new webhook gets a signing secret, in this answer
+    only (`webhook.secret`); changing one keeps its secret."""
     if not body.url.startswith(("http://", "https://")):
         raise ApiError(422, "the webhook URL must start with http:// or https://", "invalid_request")
+    if body.json_key in RESERVED_WEBHOOK_KEYS:
+        raise ApiError(422, f"the JSON key cannot be {body.json_key!r}: the structured part of each call uses it",
+                       "invalid_request")
     _check_destination(request, body.url)
+    fields = dict(url=body.url, json_key=body.json_key, prefix=body.prefix, enabled=body.enabled, last_error=None,
+                  last_error_at=None, last_ok_at=None)
     with deps.db(request).write() as conn:
-        conn.execute(outbox.T_HOOKS.delete().where(outbox.T_HOOKS.c.user_id == user.id))
-        conn.execute(outbox.T_HOOKS.insert(), dict(user_id=user.id, url=body.url, json_key=body.json_key,
-                                                   prefix=body.prefix, enabled=body.enabled, last_error=None,
-                                                   last_error_at=None, last_ok_at=None))
+        secret = None
+        changed = conn.execute(update(outbox.T_HOOKS).where(outbox.T_HOOKS.c.user_id == user.id).values(**fields))
+        if changed.rowcount == 0:
+            secret = new_secret()
+            conn.execute(outbox.T_HOOKS.insert(), dict(user_id=user.id, secret=secret, **fields))
         conn.commit()
-        return _prefs_view(conn, user.id, deps.deadlines(request))
+        return _with_secret(_prefs_view(conn, user.id, deps.deadlines(request)), secret)
+
+
+@api.post("/me/webhook/secret")
+def rotate_webhook_secret(request: Request, user: User = Depends(current_user)):
+    """A new signing secret, shown in this answer only; the old one stops at once."""
+    secret = new_secret()
+    with deps.db(request).write() as conn:
+        if conn.execute(update(outbox.T_HOOKS).where(outbox.T_HOOKS.c.user_id == user.id)
+                        .values(secret=secret)).rowcount == 0:
+            raise ApiError(409, "register a webhook first", "no_webhook")
+        conn.commit()
+        return _with_secret(_prefs_view(conn, user.id, deps.deadlines(request)), secret)
+
+
+def _with_secret(view: dict, secret: str | None) -> dict:
+    if secret is not None:
+        view["webhook"]["secret"] = secret
+    return view
 
 
 def _check_destination(request: Request, url: str) -> None:
@@ -135,10 +165,11 @@ def test_webhook(request: Request, user: User = Depends(current_user)):
         _check_destination(request, h.url)  # the name may resolve elsewhere by now
         limits.per_account(request, "mail", user.id)
         now = deps.clock(request).now()
+        notices = deps.notices(request)
+        payload = notices.webhook_body(h, "test", f"Test notice from {notices.site_name}")
         conn.execute(outbox.T_OUTBOX.insert(), dict(
             channel="webhook", user_id=user.id, game_id=None, game_seq=None, kind="test", recipient=h.url,
-            subject="test", body="test", payload={h.json_key: f"{h.prefix} Test notice from "
-                                                             f"{deps.notices(request).site_name}".strip()},
+            subject="test", body="test", payload=payload,
             status="pending", attempts=0, next_attempt_at=now, created_at=now, dedupe=None))
         conn.commit()
     return {"ok": True}

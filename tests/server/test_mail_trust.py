@@ -3,9 +3,12 @@ games, unsubscribing that mail scanners cannot trigger, and signed webhooks. Aga
 real SMTP server (aiosmtpd) and real server processes."""
 from __future__ import annotations
 
+import hashlib
+import hmac
 import html
 import re
 import time
+from datetime import datetime, timedelta
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
@@ -146,3 +149,67 @@ def test_the_login_link_of_the_unsubscribe_page_comes_back_with_the_token(srv, s
     login_page = httpx.get(srv.base + login)
     assert login_page.status_code == 200 and f'data-next="{html.escape(next_)}"' in login_page.text
     assert httpx.get(srv.base + next_).status_code == 200 and _mode(a) == "turn"
+
+
+def _verify(secret: str, headers: dict, raw: bytes, now: float, tolerance: float = 300) -> bool:
+    """What docs/notifications.md tells receivers to do."""
+    ts = headers["X-HD-Timestamp"]
+    expected = hmac.new(secret.encode(), ts.encode() + b"." + raw, hashlib.sha256).hexdigest()
+    return hmac.compare_digest(expected, headers["X-HD-Signature"]) and abs(now - int(ts)) <= tolerance
+
+
+def test_webhook_calls_are_signed_and_carry_a_structured_event(srv, smtp):
+    rcv = Receiver()
+    try:
+        a, b = Player(srv.base), Player(srv.base)
+        r = a.http.put("/api/me/webhook", json={"url": rcv.url, "json_key": "text", "prefix": "<@7>"})
+        assert r.status_code == 200, r.text
+        secret = r.json()["webhook"]["secret"]
+        assert len(secret) == 64
+        # shown once: neither the settings nor a change of the webhook show it again
+        assert "secret" not in a.http.get("/api/me/notifications").json()["webhook"]
+        again = a.http.put("/api/me/webhook", json={"url": rcv.url, "json_key": "text", "prefix": "<@7>"})
+        assert "secret" not in again.json()["webhook"]
+        assert a.http.put("/api/me/webhook", json={"url": rcv.url, "json_key": "event"}).status_code == 422
+        gid = by_turn_match(srv.base, a, b, days=3)  # the game waits for a (Union), 3 days per move
+        [got] = rcv.wait(1)
+        headers, raw = rcv.raw[0]
+        assert _verify(secret, headers, raw, time.time())
+        assert not _verify(secret, headers, raw.replace(b"<@7>", b"<@8>"), time.time())  # a tampered body
+        assert not _verify("0" * 64, headers, raw, time.time())
+        assert headers["X-HD-Delivery"] == got["delivery"] and len(got["delivery"]) == 32
+        assert got["text"].startswith("<@7> Game ") and got["text"].endswith(f"/games/{gid}")
+        event = got["event"]
+        assert {k: event[k] for k in ("game", "kind", "side")} == {"game": gid, "kind": "turn", "side": "union"}
+        assert event["link"] == f"{srv.base}/games/{gid}"
+        shown = datetime.fromisoformat(a.http.get(f"/api/games/{gid}/clock").json()["deadline"])
+        assert abs(datetime.fromisoformat(event["deadline"]) - shown) < timedelta(seconds=1)
+        # a new secret: the next call is signed with it, not the old one
+        rotated = a.http.post("/api/me/webhook/secret")
+        assert rotated.status_code == 200
+        new = rotated.json()["webhook"]["secret"]
+        assert new != secret
+        assert a.http.post("/api/me/webhook/test").status_code == 200
+        rcv.wait(2)
+        headers, raw = rcv.raw[1]
+        assert _verify(new, headers, raw, time.time()) and not _verify(secret, headers, raw, time.time())
+        assert rcv.got[1]["event"]["kind"] == "test" and headers["X-HD-Delivery"] != rcv.raw[0][0]["X-HD-Delivery"]
+        assert b.http.post("/api/me/webhook/secret").status_code == 409
+    finally:
+        rcv.close()
+
+
+def test_a_removed_webhook_gets_no_calls_already_queued(srv, smtp):
+    rcv = Receiver(fail=1)  # the first call fails: it is retried later
+    try:
+        a, b = Player(srv.base), Player(srv.base)
+        assert a.http.put("/api/me/webhook", json={"url": rcv.url}).status_code == 200
+        by_turn_match(srv.base, a, b)
+        end = time.monotonic() + 10
+        while rcv.calls < 1 and time.monotonic() < end:
+            time.sleep(0.05)
+        assert a.http.delete("/api/me/webhook").status_code == 200
+        time.sleep(1.0)  # the retry would have come by now (MAIL_RETRY_SECONDS is 0.2)
+        assert rcv.calls == 1 and rcv.got == []
+    finally:
+        rcv.close()
