@@ -83,3 +83,20 @@ def test_the_settings_show_the_webhook_secret_once(server, browser):
     assert re.fullmatch(r"[0-9a-f]{64}", page.text_content("#hook-secret code")) and \
         page.text_content("#hook-secret code") != first
     ctx.close()
+
+
+def test_logging_in_from_the_unsubscribe_page_comes_back_to_it(server, browser):
+    a = _player(server)
+    me = a.get("/api/auth/me").json()
+    url = Notices(server, "e2e-secret", Clock()).unsubscribe_url(me["id"])
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(url)
+    page.click("#unsubscribe-login")
+    page.fill("input[name=username]", me["username"])
+    page.fill("input[name=password]", "password123")
+    page.click("form button[type=submit]")
+    page.wait_for_url(url)
+    page.wait_for_selector("#unsubscribe-confirm")
+    assert a.get("/api/me/notifications").json()["mail_mode"] == "turn"  # coming back changed nothing
+    ctx.close()
