@@ -158,7 +158,10 @@ def _verify(secret: str, headers: dict, raw: bytes, now: float, tolerance: float
     return hmac.compare_digest(expected, headers["X-HD-Signature"]) and abs(now - int(ts)) <= tolerance
 
 
-def test_webhook_calls_are_signed_and_carry_a_structured_event(srv, smtp):
+def test_webhook_calls_are_signed_and_carry_a_structured_event(srv, smtp, clock):
+    def now() -> float:  # the servers' clock: the tests move it
+        return time.time() + clock.offset
+
     rcv = Receiver()
     try:
         a, b = Player(srv.base), Player(srv.base)
@@ -174,9 +177,9 @@ def test_webhook_calls_are_signed_and_carry_a_structured_event(srv, smtp):
         gid = by_turn_match(srv.base, a, b, days=3)  # the game waits for a (Union), 3 days per move
         [got] = rcv.wait(1)
         headers, raw = rcv.raw[0]
-        assert _verify(secret, headers, raw, time.time())
-        assert not _verify(secret, headers, raw.replace(b"<@7>", b"<@8>"), time.time())  # a tampered body
-        assert not _verify("0" * 64, headers, raw, time.time())
+        assert _verify(secret, headers, raw, now())
+        assert not _verify(secret, headers, raw.replace(b"<@7>", b"<@8>"), now())  # a tampered body
+        assert not _verify("0" * 64, headers, raw, now())
         assert headers["X-HD-Delivery"] == got["delivery"] and len(got["delivery"]) == 32
         assert got["text"].startswith("<@7> Game ") and got["text"].endswith(f"/games/{gid}")
         event = got["event"]
@@ -192,7 +195,7 @@ def test_webhook_calls_are_signed_and_carry_a_structured_event(srv, smtp):
         assert a.http.post("/api/me/webhook/test").status_code == 200
         rcv.wait(2)
         headers, raw = rcv.raw[1]
-        assert _verify(new, headers, raw, time.time()) and not _verify(secret, headers, raw, time.time())
+        assert _verify(new, headers, raw, now()) and not _verify(secret, headers, raw, now())
         assert rcv.got[1]["event"]["kind"] == "test" and headers["X-HD-Delivery"] != rcv.raw[0][0]["X-HD-Delivery"]
         assert b.http.post("/api/me/webhook/secret").status_code == 409
     finally:
