@@ -32,7 +32,21 @@ from .games.service import GameService
 from .guard.http import BodyLimit, SecurityHeaders
 from .guard.logs import install as redact_secrets_in_logs
 from .guard.ratelimit import RateLimited, RateLimiter, parse_limits
-from .http import api, apidocs, bots, chat, computer, limits, me, notices, pages, playbyturn, players
+from .http import (
+    api,
+    apidocs,
+    bots,
+    chat,
+    computer,
+    limits,
+    me,
+    mutes,
+    notices,
+    pages,
+    playbyturn,
+    players,
+    unsubscribe,
+)
 from .http.assets import StaticAssets
 from .notices import waiting
 from .notices.mailer import Worker
@@ -148,7 +162,8 @@ def _install_error_handlers(app: FastAPI) -> None:
 def _install_routes(app: FastAPI) -> None:
     for router in (api.router, socket.router, users.router, pages.router, chat.router, me.api, me.pages, playbyturn.api,
                    playbyturn.pages, replay.router, disputes.router, notices.router, integrity.router,
-                   notices.pages, apidocs.router, computer.router, players.api, players.pages, bots.router):
+                   notices.pages, apidocs.router, computer.router, players.api, players.pages, bots.router, mutes.api,
+                   unsubscribe.pages):
         app.include_router(router)
     app.add_middleware(socket.GameSocketMiddleware)
     app.add_middleware(GZipMiddleware, minimum_size=512)  # HTML, JSON, JS, CSS, SVG; never websockets

@@ -55,6 +55,16 @@ if (markRead) markRead.addEventListener("click", async () => {
   badge();
 });
 
+// ---- notices page: mute / unmute a game (no mail or webhook about it; notices stay)
+for (const b of document.querySelectorAll("[data-mute]")) {
+  b.addEventListener("click", async () => {
+    b.disabled = true;
+    const method = b.dataset.muted === "1" ? "DELETE" : "PUT";
+    try { await api(`/api/games/${encodeURIComponent(b.dataset.mute)}/mute`, {}, method); location.reload(); }
+    catch (e) { alert(e.message); b.disabled = false; }
+  });
+}
+
 // ---- settings
 async function loadPrefs() {
   const p = await api("/api/me/notifications");
@@ -76,6 +86,15 @@ async function loadPrefs() {
   $("#vacation-end").hidden = !v.on_vacation;
 }
 
+// the webhook's signing secret comes only in the answer that created it: show it now
+function showSecret(p) {
+  const secret = p && p.webhook && p.webhook.secret;
+  if (!secret) return;
+  const box = $("#hook-secret");
+  box.replaceChildren("Signing secret (copy it now: it is not shown again): ", el("code", {}, secret));
+  box.hidden = false;
+}
+
 function wire(form, fn) {
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -86,7 +105,8 @@ function wire(form, fn) {
 
 if ($("#mail-form")) {
   wire($("#mail-form"), (fd) => api("/api/me/notifications", { email: fd.get("email") || "", mail_mode: fd.get("mail_mode") || undefined }, "PUT"));
-  wire($("#hook-form"), (fd) => api("/api/me/webhook", { url: fd.get("url"), json_key: fd.get("json_key") || "content", prefix: fd.get("prefix") || "" }, "PUT"));
+  wire($("#hook-form"), (fd) => api("/api/me/webhook", { url: fd.get("url"), json_key: fd.get("json_key") || "content", prefix: fd.get("prefix") || "" }, "PUT").then(showSecret));
+  $("#hook-rotate").addEventListener("click", () => api("/api/me/webhook/secret", {}).then(showSecret).catch((e) => showError($("#hook-form"), e.message)));
   wire($("#vacation-form"), (fd) => api("/api/me/vacation", { days: Number(fd.get("days")) }));
   $("#mail-verify").addEventListener("click", () => api("/api/me/email/verify", {}).then(loadPrefs).catch((e) => showError($("#mail-form"), e.message)));
   $("#hook-test").addEventListener("click", () => api("/api/me/webhook/test", {}).then(() => setTimeout(loadPrefs, 3000)).catch((e) => showError($("#hook-form"), e.message)));

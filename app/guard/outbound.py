@@ -8,6 +8,7 @@ used to read pages it can reach and the user cannot.
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -42,6 +43,19 @@ def _pinned_url(d: Destination, address: str) -> str:
 def post_json(url: str, payload: Any, *, headers: dict[str, str] | None = None,
               allow_hosts: Iterable[str] = (), timeout: float = 10.0,
               resolve: Resolver = system_resolver) -> Delivery:
+    return post_body(url, json_bytes(payload), headers=headers, allow_hosts=allow_hosts, timeout=timeout,
+                     resolve=resolve)
+
+
+def json_bytes(payload: Any) -> bytes:
+    """The exact bytes sent for a JSON payload (what a signature covers)."""
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def post_body(url: str, body: bytes, *, headers: dict[str, str] | None = None,
+              allow_hosts: Iterable[str] = (), timeout: float = 10.0,
+              resolve: Resolver = system_resolver) -> Delivery:
+    """POST these JSON bytes, unchanged, to each checked hop."""
     allow = tuple(allow_hosts)
     with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as client:
         for _ in range(MAX_REDIRECTS + 1):
@@ -49,7 +63,7 @@ def post_json(url: str, payload: Any, *, headers: dict[str, str] | None = None,
                 d = check_url(url, allow, resolve)
             except BlockedDestination as exc:
                 raise RefusedDestination(str(exc)) from None
-            r = _post_to_one_of(client, d, payload, headers or {})
+            r = _post_to_one_of(client, d, body, headers or {})
             if r.status_code in (301, 302, 303, 307, 308) and "location" in r.headers:
                 url = urljoin(d.url, r.headers["location"])
                 continue
@@ -57,14 +71,14 @@ def post_json(url: str, payload: Any, *, headers: dict[str, str] | None = None,
     raise DeliveryFailed(f"more than {MAX_REDIRECTS} redirects")
 
 
-def _post_to_one_of(client: httpx.Client, d: Destination, payload: Any,
+def _post_to_one_of(client: httpx.Client, d: Destination, body: bytes,
                     headers: dict[str, str]) -> httpx.Response:
     """Try the checked addresses in turn (a name may resolve to IPv6 and IPv4)."""
     host_header = d.host if d.port in (80, 443) else f"{d.host}:{d.port}"
     failure: Exception | None = None
     for address in d.addresses:
-        request = client.build_request("POST", _pinned_url(d, address), json=payload,
-                                       headers={**headers, "Host": host_header},
+        request = client.build_request("POST", _pinned_url(d, address), content=body,
+                                       headers={"Content-Type": "application/json", **headers, "Host": host_header},
                                        extensions={"sni_hostname": d.host})
         try:
             # streamed and closed unread: the answer's body is never wanted, however large

@@ -15,6 +15,7 @@ from ..games.service import GameService
 from ..guard.names import username_key
 from ..models import User
 from . import limits
+from .mailconfirm import send_verification
 from .playbyturn import create_game_clock, rematch_clock
 from .schemas import ActionIn, CreateGameIn, JoinIn, LoginIn, RegisterIn, TokenIn, UndoIn
 
@@ -48,6 +49,10 @@ def register(body: RegisterIn, request: Request, response: Response):
     limits.per_address(request, "register")
     accounts = get_accounts(request)
     user = accounts.register(body.username, body.password, body.email)
+    if user.email:  # confirm the address now, not only when the player finds the settings
+        with request.app.state.db.write() as conn:
+            send_verification(request, conn, user.id, user.email)
+            conn.commit()
     token = accounts.issue(user, "session")
     csrf = _set_session(request, response, accounts, token)
     return {**_user_out(user), "user": _user_out(user), "token": token, "csrf_token": csrf}

@@ -2,11 +2,11 @@
 
   GET/PUT  /api/me/notifications       mail mode (turn | digest | never), email address
   POST     /api/me/email/verify        send the verification mail again
-  PUT/DELETE /api/me/webhook, POST /api/me/webhook/test
+  PUT/DELETE /api/me/webhook, POST /api/me/webhook/test, POST /api/me/webhook/secret (a new secret)
   GET      /api/me/waiting             games waiting for me (least time left first) + unread count
   GET      /api/me/notices, POST /api/me/notices/read
   GET/POST/DELETE /api/me/vacation
-Pages: /notifications, /unsubscribe?t=..., /verify-email?t=...
+Pages: /notifications, /verify-email?t=... (unsubscribing: app.http.unsubscribe)
 """
 from __future__ import annotations
 
@@ -19,13 +19,17 @@ from ..core.clock import aware
 from ..core.errors import ApiError
 from ..guard.destinations import BlockedDestination, check_url
 from ..models import User
-from ..notices import outbox, waiting
-from ..notices.mailbody import render_mail
+from ..notices import mutes, outbox, waiting
+from ..notices.signing import new_secret
 from ..playbyturn.deadlines import Deadlines
 from ..store.events import T_GAMES
 from . import deps, limits
+from .mailconfirm import send_verification
 from .pages import render
 from .schemas import PrefsIn, ReadIn, VacationIn, WebhookIn
+
+# the keys of a webhook call's body besides the chat line (outbox.Notices.webhook_body)
+RESERVED_WEBHOOK_KEYS = ("delivery", "event")
 
 api = APIRouter(prefix="/api", tags=["play by turn"])
 pages = APIRouter(include_in_schema=False)
@@ -48,21 +52,6 @@ def _iso(dt) -> str | None:
     return aware(dt).isoformat() if dt is not None else None
 
 
-def _ensure_prefs(conn, user_id: int) -> None:
-    if conn.execute(select(outbox.T_PREFS.c.user_id).where(outbox.T_PREFS.c.user_id == user_id)).first() is None:
-        conn.execute(outbox.T_PREFS.insert(), dict(user_id=user_id, mode="turn", verified_email=None,
-                                                   verified_at=None, last_digest_at=None))
-
-
-def _send_verification(request: Request, conn, user_id: int, email: str) -> None:
-    limits.per_account(request, "mail", user_id)
-    notices = deps.notices(request)
-    link = f"{notices.public_url}/verify-email?t={notices.verify_token(user_id, email)}"
-    body, html = render_mail("verify", link=link, site_name=notices.site_name)
-    notices.queue_email(conn, user_id, email, "verify", outbox.SUBJECTS["verify"], body, unsubscribe=False,
-                        html=html)
-
-
 @api.get("/me/notifications")
 def get_prefs(request: Request, user: User = Depends(current_user)):
     with deps.db(request).read() as conn:
@@ -75,7 +64,7 @@ def put_prefs(body: PrefsIn, request: Request, user: User = Depends(current_user
     if body.mail_mode is not None and body.mail_mode not in outbox.MAIL_MODES:
         raise ApiError(422, "mail_mode must be turn, digest or never", "invalid_request")
     with deps.db(request).write() as conn:
-        _ensure_prefs(conn, user.id)
+        outbox.ensure_prefs(conn, user.id)
         if body.mail_mode is not None:
             vals: dict = {"mode": body.mail_mode}
             if body.mail_mode == "digest":  # the first digest a day from now
@@ -92,7 +81,7 @@ def put_prefs(body: PrefsIn, request: Request, user: User = Depends(current_user
             if (cur.get("email") or "") != email:
                 conn.execute(update(outbox.T_USERS).where(outbox.T_USERS.c.id == user.id).values(email=email or None))
                 if email:
-                    _send_verification(request, conn, user.id, email)
+                    send_verification(request, conn, user.id, email)
         conn.commit()
         return _prefs_view(conn, user.id, deps.deadlines(request))
 
@@ -105,23 +94,49 @@ def resend_verification(request: Request, user: User = Depends(current_user)):
             raise ApiError(409, "set an email address first", "no_email")
         if p.get("verified"):
             return {"ok": True, "already_verified": True}
-        _send_verification(request, conn, user.id, p["email"])
+        send_verification(request, conn, user.id, p["email"])
         conn.commit()
     return {"ok": True}
 
 
 @api.put("/me/webhook")
 def put_webhook(body: WebhookIn, request: Request, user: User = Depends(current_user)):
+    """Create or change my webhook. A new webhook gets a signing secret, in this answer
+    only (`webhook.secret`); changing one keeps its secret."""
     if not body.url.startswith(("http://", "https://")):
         raise ApiError(422, "the webhook URL must start with http:// or https://", "invalid_request")
+    if body.json_key in RESERVED_WEBHOOK_KEYS:
+        raise ApiError(422, f"the JSON key cannot be {body.json_key!r}: the structured part of each call uses it",
+                       "invalid_request")
     _check_destination(request, body.url)
+    fields = dict(url=body.url, json_key=body.json_key, prefix=body.prefix, enabled=body.enabled, last_error=None,
+                  last_error_at=None, last_ok_at=None)
     with deps.db(request).write() as conn:
-        conn.execute(outbox.T_HOOKS.delete().where(outbox.T_HOOKS.c.user_id == user.id))
-        conn.execute(outbox.T_HOOKS.insert(), dict(user_id=user.id, url=body.url, json_key=body.json_key,
-                                                   prefix=body.prefix, enabled=body.enabled, last_error=None,
-                                                   last_error_at=None, last_ok_at=None))
+        secret = None
+        changed = conn.execute(update(outbox.T_HOOKS).where(outbox.T_HOOKS.c.user_id == user.id).values(**fields))
+        if changed.rowcount == 0:
+            secret = new_secret()
+            conn.execute(outbox.T_HOOKS.insert(), dict(user_id=user.id, secret=secret, **fields))
         conn.commit()
-        return _prefs_view(conn, user.id, deps.deadlines(request))
+        return _with_secret(_prefs_view(conn, user.id, deps.deadlines(request)), secret)
+
+
+@api.post("/me/webhook/secret")
+def rotate_webhook_secret(request: Request, user: User = Depends(current_user)):
+    """A new signing secret, shown in this answer only; the old one stops at once."""
+    secret = new_secret()
+    with deps.db(request).write() as conn:
+        if conn.execute(update(outbox.T_HOOKS).where(outbox.T_HOOKS.c.user_id == user.id)
+                        .values(secret=secret)).rowcount == 0:
+            raise ApiError(409, "register a webhook first", "no_webhook")
+        conn.commit()
+        return _with_secret(_prefs_view(conn, user.id, deps.deadlines(request)), secret)
+
+
+def _with_secret(view: dict, secret: str | None) -> dict:
+    if secret is not None:
+        view["webhook"]["secret"] = secret
+    return view
 
 
 def _check_destination(request: Request, url: str) -> None:
@@ -150,10 +165,11 @@ def test_webhook(request: Request, user: User = Depends(current_user)):
         _check_destination(request, h.url)  # the name may resolve elsewhere by now
         limits.per_account(request, "mail", user.id)
         now = deps.clock(request).now()
+        notices = deps.notices(request)
+        payload = notices.webhook_body(h, "test", f"Test notice from {notices.site_name}")
         conn.execute(outbox.T_OUTBOX.insert(), dict(
             channel="webhook", user_id=user.id, game_id=None, game_seq=None, kind="test", recipient=h.url,
-            subject="test", body="test", payload={h.json_key: f"{h.prefix} Test notice from "
-                                                             f"{deps.notices(request).site_name}".strip()},
+            subject="test", body="test", payload=payload,
             status="pending", attempts=0, next_attempt_at=now, created_at=now, dedupe=None))
         conn.commit()
     return {"ok": True}
@@ -235,38 +251,9 @@ def notifications_page(request: Request):
     with deps.db(request).read() as conn:
         games = waiting_games(conn, deps.deadlines(request), auth.user.id)
         notes = outbox.recent_notices(conn, auth.user.id, 100)
-    return render(request, "notifications.html", waiting=games, notices=notes)
-
-
-def _unsubscribe(request: Request, t: str) -> int | None:
-    uid = deps.notices(request).read_unsubscribe_token(t)
-    if uid is None:
-        return None
-    with deps.db(request).write() as conn:
-        _ensure_prefs(conn, uid)
-        conn.execute(update(outbox.T_PREFS).where(outbox.T_PREFS.c.user_id == uid).values(mode="never"))
-        conn.commit()
-    return uid
-
-
-@pages.get("/unsubscribe", response_class=HTMLResponse)
-def unsubscribe_page(request: Request, t: str = ""):
-    """The link in every mail: one click and no more mail (the settings page turns it back on)."""
-    uid = _unsubscribe(request, t)
-    if uid is None:
-        return render(request, "notifications_message.html", status=400, title="Unsubscribe",
-                      message="This unsubscribe link is not valid.")
-    return render(request, "notifications_message.html", title="Unsubscribed",
-                  message="You will get no more mail from us. You can turn notices back on in your settings.")
-
-
-@pages.post("/unsubscribe")
-def unsubscribe_post(request: Request, t: str = ""):
-    """RFC 8058 one-click unsubscribe (List-Unsubscribe-Post) from mail programs."""
-    uid = _unsubscribe(request, t)
-    if uid is None:
-        raise ApiError(400, "invalid unsubscribe link", "invalid_token")
-    return {"ok": True}
+        muted = mutes.muted_games(conn, auth.user.id)
+    return render(request, "notifications.html", waiting=games, notices=notes, muted=muted,
+                  muted_ids={m["game_id"] for m in muted})
 
 
 @pages.get("/verify-email", response_class=HTMLResponse)
@@ -281,7 +268,7 @@ def verify_page(request: Request, t: str = ""):
         if u is None or (u.email or "").lower() != email.lower():
             return render(request, "notifications_message.html", status=409, title="Email address",
                           message="This link is for an address that is no longer on the account.")
-        _ensure_prefs(conn, uid)
+        outbox.ensure_prefs(conn, uid)
         conn.execute(update(outbox.T_PREFS).where(outbox.T_PREFS.c.user_id == uid)
                      .values(verified_email=email, verified_at=deps.clock(request).now()))
         conn.commit()

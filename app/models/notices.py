@@ -62,7 +62,8 @@ class MailPrefs(Base):
 
 
 class Webhook(Base):
-    """Per account: a URL that receives the same notices as JSON ({json_key: prefix + text})."""
+    """Per account: a URL that receives the same notices as signed JSON ({json_key: prefix +
+    text, "delivery": id, "event": {...}})."""
     __tablename__ = "webhooks"
 
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
@@ -70,6 +71,17 @@ class Webhook(Base):
     json_key: Mapped[str] = mapped_column(String(64), default="content")
     prefix: Mapped[str] = mapped_column(String(200), default="")
     enabled: Mapped[bool] = mapped_column(Boolean, default=True)
+    secret: Mapped[str] = mapped_column(String(64))  # signs each delivery (app.notices.signing)
     last_error: Mapped[str | None] = mapped_column(String(1000))
     last_error_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     last_ok_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class MutedGame(Base):
+    """A game one player muted: its notices stay on the site, but no mail or webhook
+    call about it goes to that player."""
+    __tablename__ = "muted_games"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

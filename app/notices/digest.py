@@ -1,5 +1,6 @@
 """The daily digest: once a day per user who chose it, one mail listing the games
-waiting for them (least time left first) and the notices since the last digest."""
+waiting for them (least time left first) and the notices since the last digest; muted
+games are left out of both."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -11,6 +12,7 @@ from ..core.clock import aware
 from ..models import Game, GameClock, table
 from ..playbyturn.deadlines import Deadlines
 from .mailbody import render_mail
+from .mutes import muted_game_ids
 from .outbox import T_NOTICES, T_PREFS, T_USERS
 
 T_GAMES, T_CLOCKS = table(Game), table(GameClock)
@@ -37,13 +39,15 @@ def digest_tick(db: Any, deadlines: Deadlines, period: timedelta = timedelta(day
 
 
 def _waiting_games(conn: Any, deadlines: Deadlines, user_id: int, now: datetime) -> list[tuple]:
-    """(sort key, game id, seconds left or None) of the games waiting for the user."""
+    """(sort key, game id, seconds left or None) of the games waiting for the user
+    (muted games left out)."""
     games = conn.execute(select(T_GAMES).where(
         T_GAMES.c.status == "active",
         or_(and_(T_GAMES.c.to_act == "union", T_GAMES.c.union_user_id == user_id),
             and_(T_GAMES.c.to_act == "confederate", T_GAMES.c.confederate_user_id == user_id)))).all()
+    muted = muted_game_ids(conn, user_id)
     waiting = []
-    for g in games:
+    for g in (g for g in games if g.id not in muted):
         c = conn.execute(select(T_CLOCKS).where(T_CLOCKS.c.game_id == g.id)).first()
         left = deadlines.remaining(conn, c, now)[0] if c is not None and c.days and c.side else None
         waiting.append((left if left is not None else float("inf"), g.id, left))
@@ -70,6 +74,8 @@ def _digest_for(conn: Any, deadlines: Deadlines, u: Any, since: datetime, now: d
     makes sure two processes never both send it); 1 if a mail was queued."""
     notes = conn.execute(select(T_NOTICES).where(T_NOTICES.c.user_id == u.user_id, T_NOTICES.c.created_at > since)
                          .order_by(T_NOTICES.c.id)).all()
+    muted = muted_game_ids(conn, u.user_id)
+    notes = [n for n in notes if n.game_id not in muted]
     waiting = _waiting_games(conn, deadlines, u.user_id, now)
     if not waiting and not notes:
         conn.execute(update(T_PREFS).where(T_PREFS.c.user_id == u.user_id).values(last_digest_at=now))

@@ -29,12 +29,14 @@ from typing import Any
 from sqlalchemy import select, update
 
 from ..core.clock import Clock
-from ..guard.outbound import DeliveryFailed, RefusedDestination, post_json
+from ..guard.outbound import DeliveryFailed, RefusedDestination, json_bytes, post_body
 from ..playbyturn import orders
 from ..playbyturn.deadlines import Deadlines
 from ..store import events as store
 from .digest import digest_tick
+from .mutes import is_muted
 from .outbox import T_HOOKS, T_OUTBOX, T_PREFS, T_USERS, WAITING_KINDS, Notices
+from .signing import signed_headers
 
 log = logging.getLogger("app.mailer")
 STALE_SENDING = timedelta(minutes=10)
@@ -52,6 +54,9 @@ class Worker:
         self.clock = clock
         self.notices = notices
         self.deadlines = deadlines  # the by-turn timers (app process only)
+        # reading clocks (the deadline in a webhook's event) works in any process
+        self.clocks = deadlines or Deadlines(clock, notices, int(settings.vacation_days_per_year),
+                                             float(settings.reminder_hours))
         self.games = games          # a GameService: standing orders need it (app process only)
         self.send_enabled = send
         self.timers_enabled = timers
@@ -170,7 +175,8 @@ class Worker:
     def _moot(self, conn, row) -> str | None:
         """An email to an address that is no longer the verified one, or (only with
         MAIL_DELAY_SECONDS > 0, whose point this is) a "the game waits for you" mail whose
-        reader answered during the delay: not sent. Otherwise every notice goes out, even
+        reader answered during the delay, anything about a game its reader muted since,
+        or a webhook call to an address its owner removed or replaced: not sent. Otherwise every notice goes out, even
         late (e.g. after the mail server was down)."""
         if row.channel == "email" and row.kind != "verify" and row.user_id:
             u = conn.execute(select(T_USERS.c.email).where(T_USERS.c.id == row.user_id)).first()
@@ -180,6 +186,11 @@ class Worker:
                 return "the address is no longer verified"
             if p.mode == "never":
                 return "unsubscribed"
+        if row.channel == "webhook" and row.user_id and conn.execute(
+                select(T_HOOKS.c.url).where(T_HOOKS.c.user_id == row.user_id)).scalar() != row.recipient:
+            return "the webhook was removed or its address changed"
+        if row.user_id and is_muted(conn, row.user_id, row.game_id):
+            return "the player muted the game"
         if (float(getattr(self.settings, "mail_delay_seconds", 0) or 0) > 0 and row.kind in WAITING_KINDS
                 and row.game_id and row.game_seq is not None and row.user_id):
             if store.answered_after(conn, row.game_id, row.user_id, row.game_seq):
@@ -210,8 +221,8 @@ class Worker:
         msg["To"] = row.recipient
         msg["Subject"] = row.subject
         msg["Date"] = formatdate(localtime=False)
-        domain = (st.mail_from.rpartition("@")[2] or "localhost").strip(">")
-        msg["Message-ID"] = f"<outbox-{row.id}.{int(row.created_at.timestamp()) if row.created_at else 0}@{domain}>"
+        for k, v in thread_headers(row, st.mail_from).items():
+            msg[k] = v
         msg["X-HD-Outbox-Id"] = str(row.id)
         for k, v in ((row.payload or {}).get("headers") or {}).items():
             msg[k] = v
@@ -245,11 +256,21 @@ class Worker:
             raise
 
     def _send_webhook(self, row) -> None:
-        """POST to a checked public address (each redirect checked again). Only the
-        status or the kind of failure is kept: the far side's answer is never stored,
-        so a webhook cannot be used to read pages the server can reach."""
+        """POST to a checked public address (each redirect checked again), signed with
+        the hook's current secret. Only the status or the kind of failure is kept: the
+        far side's answer is never stored, so a webhook cannot be used to read pages the
+        server can reach."""
+        with self.db.read() as conn:
+            secret = conn.execute(select(T_HOOKS.c.secret).where(T_HOOKS.c.user_id == row.user_id)).scalar()
+            payload = self._with_deadline(conn, row.payload or {})
+        if secret is None:
+            raise Permanent("the webhook was removed")
+        body = json_bytes(payload)
+        # rows queued before deliveries had ids keep their body; the row id names them
+        delivery = str(payload.get("delivery") or f"outbox-{row.id}")
+        headers = signed_headers(secret, delivery, int(self.clock.now().timestamp()), body)
         try:
-            got = post_json(row.recipient, row.payload or {}, allow_hosts=self.settings.webhook_allowed_hosts)
+            got = post_body(row.recipient, body, headers=headers, allow_hosts=self.settings.webhook_allowed_hosts)
         except RefusedDestination as exc:
             raise Permanent(str(exc)) from None
         except DeliveryFailed as exc:
@@ -260,6 +281,29 @@ class Worker:
         if 400 <= got.status < 500 and got.status not in (408, 429):
             raise Permanent(err)
         raise RuntimeError(err)
+
+    def _with_deadline(self, conn, payload: dict) -> dict:
+        """The structured event's deadline, as it stands when the call is sent: when the
+        recipient's clock runs in that game, until when they may answer."""
+        event = payload.get("event")
+        if not isinstance(event, dict) or not event.get("game") or not event.get("side"):
+            return payload
+        view = self.clocks.clock_view(conn, event["game"])
+        deadline = view["deadline"] if view and view["side"] == event["side"] else None
+        return {**payload, "event": {**event, "deadline": deadline}}
+
+
+def thread_headers(row, mail_from: str) -> dict[str, str]:
+    """Message-ID of one outbox mail (the same on every attempt, so a resend is
+    recognised as the same mail) and, for a mail about a game, In-Reply-To/References
+    naming the game's thread root: mail programs show a game's mails as one thread."""
+    domain = (mail_from.rpartition("@")[2] or "localhost").strip(">").strip() or "localhost"
+    created = int(row.created_at.timestamp()) if row.created_at else 0
+    headers = {"Message-ID": f"<outbox-{row.id}.{created}@{domain}>"}
+    if row.game_id:
+        root = f"<game-{row.game_id}@{domain}>"
+        headers.update({"In-Reply-To": root, "References": root})
+    return headers
 
 
 def _hang_up(smtp: smtplib.SMTP) -> None:

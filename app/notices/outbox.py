@@ -14,17 +14,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
+from uuid import uuid4
 
 from itsdangerous import BadSignature, URLSafeSerializer, URLSafeTimedSerializer
 from sqlalchemy import func, insert, or_, select, update
 
 from ..core.clock import Clock, aware
-from ..models import MailPrefs, Notice, OutboxMessage, User, Webhook, table
+from ..models import Game, MailPrefs, Notice, OutboxMessage, User, Webhook, table
 from .mailbody import blocks, render_mail
+from .mutes import is_muted
 
 T_NOTICES, T_OUTBOX, T_PREFS, T_HOOKS = (table(Notice), table(OutboxMessage), table(MailPrefs),
                                          table(Webhook))
-T_USERS = table(User)
+T_USERS, T_GAMES = table(User), table(Game)
 
 SITE_NAME = "A House Divided"
 MAIL_MODES = ("turn", "digest", "never")
@@ -110,16 +112,24 @@ class Notices:
             status="pending",
             attempts=0, next_attempt_at=now + timedelta(seconds=delay), created_at=now, dedupe=dedupe))
 
+    def webhook_body(self, hook: Any, kind: str, line: str, game_id: str | None = None,
+                     side: str | None = None) -> dict:
+        """What a webhook receives: the chat-friendly line under the hook's JSON key (what
+        Discord or Slack show), the delivery id, and the structured `event` for programs
+        (its `deadline` is filled in when it is sent: app.notices.mailer)."""
+        link = self.game_url(game_id) if game_id else None
+        msg = " ".join(x for x in (hook.prefix, line, link) if x)
+        return {hook.json_key or "content": msg, "delivery": uuid4().hex,
+                "event": {"game": game_id, "kind": kind, "side": side, "deadline": None, "link": link}}
+
     def queue_webhook(self, conn: Any, user_id: int, hook: Any, kind: str, subject: str, text: str,
                       game_id: str | None, seq: int | None, delay: float = 0.0) -> None:
         line = text.strip().splitlines()[0] if text.strip() else kind
-        msg = f"{hook.prefix} {line}".strip()
-        if game_id:
-            msg += f" {self.game_url(game_id)}"
+        payload = self.webhook_body(hook, kind, line, game_id, seat_of(conn, game_id, user_id))
         now = self.clock.now()
         conn.execute(insert(T_OUTBOX), dict(
             channel="webhook", user_id=user_id, game_id=game_id, game_seq=seq, kind=kind, recipient=hook.url,
-            subject=subject, body=text, payload={hook.json_key or "content": msg}, status="pending", attempts=0,
+            subject=subject, body=text, payload=payload, status="pending", attempts=0,
             next_attempt_at=now + timedelta(seconds=delay), created_at=now, dedupe=None))
 
     def notify(self, conn: Any, user_ids: Iterable[int | None], kind: str, game_id: str | None, text: str, *,
@@ -132,7 +142,8 @@ class Notices:
             n += 1
             conn.execute(insert(T_NOTICES), dict(user_id=uid, game_id=game_id, kind=kind, text=text, seq=seq,
                                                  created_at=self.clock.now(), read_at=None))
-            p = prefs(conn, uid) if mail else {}
+            # a muted game: the notice above, but no mail and no webhook call
+            p = prefs(conn, uid) if mail and not is_muted(conn, uid, game_id) else {}
             if not p:
                 continue
             subj = subject or SUBJECTS.get(kind, kind.replace("_", " ").capitalize())
@@ -148,6 +159,17 @@ class Notices:
         return n
 
 
+def seat_of(conn: Any, game_id: str | None, user_id: int) -> str | None:
+    """The side the user plays in the game (None: not a player, or no game)."""
+    if not game_id:
+        return None
+    g = conn.execute(select(T_GAMES.c.union_user_id, T_GAMES.c.confederate_user_id)
+                     .where(T_GAMES.c.id == game_id)).first()
+    if g is None:
+        return None
+    return "union" if g.union_user_id == user_id else "confederate" if g.confederate_user_id == user_id else None
+
+
 def prefs(conn: Any, user_id: int) -> dict:
     """Address, mode, verification and webhook of one user ({} if there is no such user)."""
     u = conn.execute(select(T_USERS.c.id, T_USERS.c.username, T_USERS.c.email).where(T_USERS.c.id == user_id)).first()
@@ -159,6 +181,19 @@ def prefs(conn: Any, user_id: int) -> dict:
     verified = bool(email and p is not None and p.verified_email and p.verified_email.lower() == email.lower())
     return {"username": u.username, "email": email, "verified": verified,
             "mode": p.mode if p is not None else "turn", "hook": h}
+
+
+def ensure_prefs(conn: Any, user_id: int) -> None:
+    """The settings row of an account, with the defaults, if it has none yet."""
+    if conn.execute(select(T_PREFS.c.user_id).where(T_PREFS.c.user_id == user_id)).first() is None:
+        conn.execute(insert(T_PREFS), dict(user_id=user_id, mode="turn", verified_email=None, verified_at=None,
+                                           last_digest_at=None))
+
+
+def unsubscribe(conn: Any, user_id: int) -> None:
+    """No more mail of any kind (mode "never"); the settings page turns it back on."""
+    ensure_prefs(conn, user_id)
+    conn.execute(update(T_PREFS).where(T_PREFS.c.user_id == user_id).values(mode="never"))
 
 
 # --------------------------------------------------------------------------- reads

@@ -171,11 +171,13 @@ def step(p: Player, gid: str, rng, quick=True) -> dict:
 
 
 class Receiver:
-    """A tiny webhook receiver on loopback: answers `fail` times with 500, then 204."""
+    """A tiny webhook receiver on loopback: answers `fail` times with 500, then 204.
+    `got` has the JSON bodies, `raw` the (headers, exact body bytes) of each delivery."""
 
     def __init__(self, fail: int = 0):
         self.fail = fail
         self.got: list[dict] = []
+        self.raw: list[tuple[dict, bytes]] = []
         self.calls = 0
         outer = self
 
@@ -190,6 +192,7 @@ class Receiver:
                     self.end_headers()
                     self.wfile.write(b"down for maintenance")
                     return
+                outer.raw.append((dict(self.headers.items()), data))
                 outer.got.append(json.loads(data))
                 self.send_response(204)
                 self.end_headers()

@@ -137,12 +137,10 @@ def test_unsubscribe_link_stops_mail(srv, smtp):
     [m] = smtp.box.wait(a.email, 1)
     url = link(m, r"http://\S+/unsubscribe\?t=\S+")
     assert url in m["List-Unsubscribe"] and m["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
-    r = httpx.get(url)
+    r = httpx.post(url, data={"List-Unsubscribe": "One-Click"})  # RFC 8058, as mail programs send it
     assert r.status_code == 200 and "no more mail" in r.text
     assert a.http.get("/api/me/notifications").json()["mail_mode"] == "never"
-    # RFC 8058 POST works too, and a forged token does not
-    assert httpx.post(url).status_code == 200
-    assert httpx.get(url + "x").status_code == 400
+    assert httpx.get(url + "x").status_code == 400  # a forged token
     rng = random.Random(9)
     _play_handovers(srv.base, a, b, gid, smtp, 3, rng, check_mail=False)
     time.sleep(0.5)

@@ -98,6 +98,20 @@ def test_site_notices_move_into_the_one_notices_table(db_url):
                                    ("admin_annul", "once", False)])
 
 
+def test_webhooks_saved_before_signing_get_a_secret_each(db_url):
+    upgrade(db_url, "0008")
+    t = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    for uid, name in ((1, "ann"), (2, "bob")):
+        _execute(db_url, "INSERT INTO users (id, username, username_key, password_hash, is_admin, created_at) "
+                         "VALUES (:i, :n, :n, 'x', false, :t)", i=uid, n=name, t=t)
+        _execute(db_url, "INSERT INTO webhooks (user_id, url, json_key, prefix, enabled) "
+                         "VALUES (:i, 'https://chat.example/hook', 'content', '', true)", i=uid)
+    upgrade(db_url)
+    secrets = [r[0] for r in _execute(db_url, "SELECT secret FROM webhooks ORDER BY user_id")]
+    assert len(secrets) == 2 and len(set(secrets)) == 2
+    assert all(len(s) == 64 and int(s, 16) >= 0 for s in secrets)
+
+
 def test_migrations_import_no_code_that_changes_after_them():
     for path in sorted(VERSIONS.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):

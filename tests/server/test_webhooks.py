@@ -26,7 +26,7 @@ def test_webhook_gets_notices_with_retries_and_shows_the_last_error(srv):
         hook = a.http.get("/api/me/notifications").json()["webhook"]
         assert "HTTP 500" in hook["last_error"]
         [got] = rcv.wait(1)
-        assert list(got) == ["text"]
+        assert list(got) == ["text", "delivery", "event"]
         assert got["text"].startswith("<@42> Game ") and f"/games/{gid}" in got["text"]
         time.sleep(0.5)
         assert len(rcv.got) == 1 and rcv.calls == 3  # two failures, one delivery, never twice
