@@ -84,7 +84,7 @@ class EndingCommands(PlayCommands):
         old = self._rematch_source(gid, user)
         side = other_side(self.sides_of(old, user.id)[0])
         existing = self.rematch_of_id(gid)
-        if existing is not None and self.game_exists(existing):
+        if existing is not None and self.seats_of(existing) is not None:
             return self.get_game(existing, user) | {"existing": True}
         if existing is not None:
             # the rematch was recorded but its game never stored (the process stopped
@@ -130,12 +130,7 @@ class EndingCommands(PlayCommands):
                                                   T_USERS.c.kind == "computer")).first()
         if row is None:
             return None
-        return User(id=row.id, username=row.username, username_key=row.username_key, kind="computer",
-                    is_admin=False, email=None, password_hash="!")
-
-    def game_exists(self, gid: str) -> bool:
-        with self.db.read() as s:
-            return load_game(s, gid, hot=True) is not None
+        return User(id=row.id, username=row.username, kind=row.kind)
 
     def _rematch_source(self, gid: str, user: User) -> Any:
         """The finished game a rematch replays; refusals for a stranger or a game not over."""

@@ -188,10 +188,10 @@ def test_a_rematch_recorded_but_not_stored_is_stored_when_asked_again(db_url):
             pass
         svc.insert_game = real_insert  # type: ignore[method-assign]
         linked = svc.rematch_of_id(gid)
-        assert linked is not None and not svc.game_exists(linked)
+        assert linked is not None and svc.seats_of(linked) is None
 
         again = svc.rematch(b, gid)
-        assert again["id"] == linked and svc.game_exists(linked)
+        assert again["id"] == linked and svc.seats_of(linked) is not None
         assert svc.rematch(a, gid)["id"] == linked
         assert svc.get_game(linked, b)["scenario"] == "1861"
     finally:

@@ -156,3 +156,17 @@ def test_the_computer_takes_over_when_the_time_to_move_is_up(srv, clock):
     lg = wait_for_me(b, gid)  # the computer finishes the Union's turn; the game waits for b again
     assert lg["seq"] > seq + 1 and lg["actions"]
     assert b.http.post(f"/api/games/{gid}/claim").status_code == 409  # nobody to claim against now
+
+
+def test_a_rematch_against_the_computer_seats_it_at_once(cpu_server):
+    p = Player(cpu_server.base)
+    gid = vs_computer(p, "easy", "union")["id"]
+    wait_for_me(p, gid)
+    assert p.http.post(f"/api/games/{gid}/resign").status_code == 200
+    r = p.http.post(f"/api/games/{gid}/rematch")
+    assert r.status_code == 200, r.text
+    again = p.game(r.json()["id"])
+    # sides swapped, and the computer already in its seat: the game has started
+    assert again["status"] == "active"
+    assert again["seats"]["union"]["username"] == "Computer (easy)"
+    assert again["seats"]["confederate"]["username"] == p.username
