@@ -9,7 +9,8 @@ from .test_board import SIZES, new_game
 
 # For each visible text: its colour, and the colour it is painted on. HTML text: the first
 # ancestor with an opaque background. SVG text: the topmost filled shape under its centre
-# (elementsFromPoint lists what lies under a point, topmost first).
+# (elementsFromPoint lists what lies under a point, topmost first); one under the page's
+# own panels is hidden, not checked.
 CONTRAST = r"""() => {
   const rgb = (s) => { const m = s.match(/rgba?\(([^)]+)\)/); if (!m) return null;
     const p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 }; };
@@ -33,7 +34,10 @@ CONTRAST = r"""() => {
   };
   const svgBackground = (text) => {
     const r = text.getBoundingClientRect();
-    for (const n of document.elementsFromPoint(r.x + r.width / 2, r.y + r.height / 2)) {
+    const under = document.elementsFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    // a map text covered by the page (the phone's bottom sheet) is not read at all
+    if (under.length && !(under[0] instanceof SVGElement)) return null;
+    for (const n of under) {
       if (n === text || n.tagName === "text" || n.tagName === "tspan" || n.tagName === "svg" && n.id !== "map") continue;
       const fill = n instanceof SVGElement ? rgb(getComputedStyle(n).fill) : rgb(getComputedStyle(n).backgroundColor);
       if (fill && fill.a > 0 && getComputedStyle(n).fillOpacity !== "0") return over(fill, { r: 255, g: 255, b: 255, a: 1 });

@@ -119,13 +119,18 @@ def test_static_files_are_hashed_and_cached_for_a_year(server, browser):
     ctx.close()
 
 
-def events_bytes(page, wire: WireMeter, action) -> int:
-    """Bytes of the events read by the page while `action` (re)loads it."""
+def events_read(page, wire: WireMeter, action) -> tuple[int, list[int]]:
+    """Bytes on the wire of the events the page reads while `action` (re)loads it, and how
+    many events each of those reads returned."""
+    responses: list = []
+    collect = lambda r: responses.append(r) if "/events" in r.url else None  # noqa: E731
+    page.on("response", collect)
     wire.reset()
     action()
     ready(page)
     page.wait_for_load_state("networkidle")
-    return wire.total("/events")
+    page.remove_listener("response", collect)
+    return wire.total("/events"), [len(r.json()["events"]) for r in responses]
 
 
 def test_a_second_load_fetches_only_the_new_events_and_shows_the_same_board(server, browser):
@@ -135,16 +140,19 @@ def test_a_second_load_fetches_only_the_new_events_and_shows_the_same_board(serv
     ctx = browser.new_context(viewport=VIEW)
     page = ctx.new_page()
     wire = WireMeter(ctx, page)
-    first = events_bytes(page, wire, lambda: page.goto(f"{server}/games/{gid}"))
+    first, first_reads = events_read(page, wire, lambda: page.goto(f"{server}/games/{gid}"))
     board = page.evaluate(BOARD)
-    again = events_bytes(page, wire, lambda: page.reload())
+    again, again_reads = events_read(page, wire, lambda: page.reload())
     assert int(board[0]) > 50  # a long game (random play may end it early, at no fixed point)
+    assert first_reads == [int(board[0])]
     assert page.evaluate("window.__hd.eventsReused") == int(board[0])  # every event it had
-    assert again * 5 < first, (first, again)
+    # the reload reads back only the last kept event (to check it still matches): headers
+    # and one event, against the whole game the first time
+    assert again_reads == [1] and again < first, (first, again)
     assert page.evaluate(BOARD) == board
     # more moves, then a load that adds them to the kept events: the same as a fresh load
     g = play(seats, gid, random.Random(22), 10)
-    events_bytes(page, wire, lambda: page.reload())
+    events_read(page, wire, lambda: page.reload())
     page.wait_for_function(f"() => +document.body.dataset.seq === {g['seq']}")
     fresh = browser.new_context(viewport=VIEW).new_page()
     fresh.goto(f"{server}/games/{gid}")
@@ -156,8 +164,9 @@ def test_a_second_load_fetches_only_the_new_events_and_shows_the_same_board(serv
       r.onsuccess = () => { const tx = r.result.transaction('games', 'readwrite'); const st = tx.objectStore('games');
         const g = st.get(gid); g.onsuccess = () => { const ev = g.result; ev[ev.length - 1].prev_hash = 'forged';
           st.put(ev, gid); }; tx.oncomplete = () => { r.result.close(); ok(); }; }; })""", gid)
-    full = events_bytes(page, wire, lambda: page.reload())
+    full, full_reads = events_read(page, wire, lambda: page.reload())
     assert page.evaluate("window.__hd.eventsReused") == 0 and full > first
+    assert full_reads == [1, g["seq"]]  # the check that failed, then the whole game
     assert page.evaluate(BOARD) == fresh.evaluate(BOARD)
     ctx.close()
 
