@@ -52,13 +52,12 @@ def vacation_end(start: datetime, days: int, zone: tzinfo) -> datetime:
 
 
 def days_charged(start: datetime, end: datetime, zone: tzinfo, year: int | None = None) -> int:
-    """Days of the allowance a vacation from `start` to `end` costs: the midnights it
-    passes (those of `year` only, when given), at least one."""
+    """Days of the allowance a vacation from `start` to `end` costs: one for each
+    midnight it passes, that is for each day it lasts until that day's end (the days of
+    `year` only, when given); at least one."""
     first, last = start.astimezone(zone).date(), end.astimezone(zone).date()
-    midnights = [first + timedelta(days=i) for i in range(1, (last - first).days + 1)]
-    if not midnights:
-        midnights = [first]
-    return sum(1 for d in midnights if year is None or d.year == year)
+    days = [first + timedelta(days=i) for i in range((last - first).days)] or [first]
+    return sum(1 for d in days if year is None or d.year == year)
 
 
 def merged(periods: Iterable[Period]) -> list[Period]:
