@@ -110,7 +110,8 @@ def account_zone(conn: Any, user_id: int) -> tzinfo:
 
 def periods_of(conn: Any, user_id: int) -> list[Period]:
     rows = conn.execute(select(T_VAC.c.starts_at, T_VAC.c.ends_at).where(T_VAC.c.user_id == user_id)).all()
-    return [(aware(a), aware(b)) for a, b in rows]
+    # in UTC whatever the database session's zone: `until` is shown as UTC
+    return [(aware(a).astimezone(UTC), aware(b).astimezone(UTC)) for a, b in rows]
 
 
 class Vacations:
