@@ -148,7 +148,7 @@ class Deadlines:
         for row in rows:
             with db.write() as conn:
                 left, paused = self.remaining(conn, row, now)
-                total = row.days * 86400 + (row.extra_seconds or 0)
+                total = _budget(row)
                 if left <= 0:
                     r = conn.execute(update(T_CLOCKS).where(T_CLOCKS.c.game_id == row.game_id,
                                                             T_CLOCKS.c.since == row.since,
