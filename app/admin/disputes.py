@@ -131,8 +131,13 @@ def rewind(svc: GameService, notices: Notices, admin: User, gid: str, back_to: i
         g2 = rules_engine.replay(full.header, at_f.effective, seed=full.seed)
         payload = {"to_seq": back_to + 1, "through_seq": game.seq, "back_to": back_to, "reason": reason,
                    "by": admin.username, "dispute_id": dispute_id}
-        out = svc.append(s, game, [("server", "rewind", None, payload)], {"to_act": g2.to_act},
-                          {"kind": "rewind", "user_id": admin.id, "body": {"back_to": back_to}})
+        # a single legal choice where the game now stands is applied at once, as after a move
+        recs = [("server", "rewind", None, payload)] + (svc.automate(game, g2) if svc.automate else [])
+        updates: dict = {"to_act": g2.to_act}
+        if g2.result is not None:
+            updates.update(status="finished", result=g2.result, finished_at=utcnow(), to_act=None)
+        out = svc.append(s, game, recs, updates,
+                         {"kind": "rewind", "user_id": admin.id, "body": {"back_to": back_to}})
         svc.drop_cache(gid)
         entry = svc.state(s, game)
         svc.publish(game, entry, out)
@@ -152,6 +157,10 @@ def _finish(svc: GameService, admin: User, gid: str, kind: str, result: dict, re
     def fn(s, game):
         if game.status not in allowed:
             raise ApiError(409, f"a game that is {game.status} cannot be given a result", "game_over")
+        if (game.result or {}).get("annulled"):
+            if kind == "annul":
+                raise ApiError(409, "this game is already annulled", "already_annulled")
+            raise ApiError(409, "this game was annulled: it has no result to change", "game_over")
         entry = svc.state(s, game) if game.status != "open" else None
         payload = {"result": result, "reason": reason, "by": admin.username, "dispute_id": dispute_id,
                    "previous_status": game.status, "previous_result": game.result}

@@ -77,7 +77,8 @@ class WebhookIn(Strict):
 
 
 class VacationIn(Strict):
-    days: float = Field(..., gt=0)
+    days: int = Field(..., ge=1, strict=True, description="whole days: the vacation ends at the days-th "
+                      "midnight from now, in the account's time zone")
 
 
 class ExtendIn(Strict):

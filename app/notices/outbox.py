@@ -40,6 +40,7 @@ SUBJECTS = {
     "time_up": "Your time is up", "lost_on_time": "Game lost on time", "extended": "More time",
     "draw_offer": "Your opponent offers a draw", "rematch": "A rematch for you",
     "verify": "Confirm your email address", "digest": "Games waiting for you", "test": "Test notice",
+    "vacation": "Your opponent is on vacation",
 }
 # the notices /api/site-notices lists: what administrators' decisions and disputes say
 SITE_NOTICE_PREFIXES = ("admin_", "dispute_")

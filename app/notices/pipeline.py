@@ -18,6 +18,9 @@ from .outbox import Notices
 from .words import SIDE, events_in_words
 from .words.catalog import NOTICES
 
+# events of an administrator's decision: their players get the decision's notice only
+ADMIN_DECISIONS = ("rewind", "adjudicate", "annul")
+
 
 def since_last_move(conn: Any, game_id: str, user_id: int, upto: int, pending: list[dict]) -> list[str]:
     """What happened in the game since this user's last decision (events up to `upto`
@@ -72,6 +75,8 @@ class Notifier:
             return
         if self.deadline_hook is not None and game.mode == "async":
             self.deadline_hook(s, game, new, out)
+        if any(e.source == "server" and e.type in ADMIN_DECISIONS for e in out):
+            return  # the decision's own notice tells each player (app.admin.disputes): one, not two
         old_status, status = game.status, new["status"]
         old_act, act = game.to_act, new["to_act"]
         seats = {"union": new["union_user_id"], "confederate": new["confederate_user_id"]}

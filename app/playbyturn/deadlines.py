@@ -1,20 +1,22 @@
-"""Time limits of by-turn games, reminders, vacations, and claims on time.
+"""Time limits of by-turn games, reminders, claims on time and extensions.
 
 A by-turn game may have a limit chosen at creation (1 to 14 days, e.g. 1, 3 or 7): when
 the game starts waiting for a player (a hand-over), that player's clock starts and they
 have that long to make their next decision (the clock restarts at every hand-over, like
-"days per move" on correspondence sites). A reminder goes out when a fifth of the time
-is left (at most 24 hours before). Time spent on vacation does not count: each player
-may declare up to VACATION_DAYS_PER_YEAR days per calendar year, which pauses their
-clock in every game. When the time is up, the opponent is told and may claim the win
-(the result says it was decided on time) or give more days.
+"days per move" on correspondence sites, and when an administrator rewinds the game). A
+reminder goes out when a fifth of the time is left (at most 24 hours before). Time spent
+on vacation does not count (app.playbyturn.vacations): the deadline is the clock's start
+plus the time per move, the extensions and the vacation days within it, and once it has
+passed it never moves. When the time is up, the opponent is told and may claim the win
+(the result says it was decided on time; before the game's first move the claim aborts
+the game instead) or give more days, counted from the moment they are given.
 
 All times come from the Clock the app was built with, so that tests can move it.
 """
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert, select, update
@@ -22,31 +24,17 @@ from sqlalchemy import insert, select, update
 from ..core.clock import Clock, aware, iso
 from ..core.errors import ApiError
 from ..games.service import GameService
-from ..models import Game, GameClock, User, Vacation, table
+from ..models import Game, GameClock, User, table
 from ..notices.outbox import Notices
 from ..notices.words import SIDE
+from ..store import events as store
+from .vacations import Vacations, current, deadline_after, periods_of, running_seconds
 
 log = logging.getLogger("app.deadlines")
 
 ALLOWED_DAYS = tuple(range(1, 15))
 
-T_CLOCKS, T_VAC, T_GAMES = table(GameClock), table(Vacation), table(Game)
-
-
-def paused_seconds(vacs: list[tuple[datetime, datetime]], start: datetime, end: datetime) -> float:
-    total = 0.0
-    for a, b in vacs:
-        lo, hi = max(a, start), min(b, end)
-        if hi > lo:
-            total += (hi - lo).total_seconds()
-    return total
-
-
-def on_vacation(vacs, now: datetime) -> datetime | None:
-    for a, b in vacs:
-        if a <= now < b:
-            return b
-    return None
+T_CLOCKS, T_GAMES = table(GameClock), table(Game)
 
 
 def _opponent_side(game, user) -> str:
@@ -54,6 +42,11 @@ def _opponent_side(game, user) -> str:
     if not sides:
         raise ApiError(403, "you have no seat in this game", "not_a_player")
     return sides[0]
+
+
+def _budget(row: Any) -> float:
+    """The seconds a running clock allows: the time per move plus the extensions."""
+    return row.days * 86400 + (row.extra_seconds or 0)
 
 
 class Deadlines:
@@ -66,6 +59,7 @@ class Deadlines:
         self.notices = notices
         self.per_year = vacation_days_per_year
         self.reminder_hours = reminder_hours
+        self.vacations = Vacations(clock, notices, vacation_days_per_year)
 
     def set_days(self, conn, game_id: str, days: int | None) -> None:
         """At creation of a by-turn game (days None: no time limit)."""
@@ -76,10 +70,12 @@ class Deadlines:
 
     def on_append(self, s, game: Any, new: dict, out: list) -> None:
         """In the append transaction of a by-turn game: start the clock of the player the
-        game now waits for (a hand-over), or stop it when the game ends."""
+        game now waits for (a hand-over, or an administrator's rewind), or stop it when
+        the game ends."""
         status, act = new["status"], new["to_act"]
+        rewound = any(e.source == "server" and e.type == "rewind" for e in out)
         if status == "active" and act:
-            if game.status == "active" and game.to_act == act:
+            if game.status == "active" and game.to_act == act and not rewound:
                 return  # same player still deciding: their clock keeps running
             s.execute(update(T_CLOCKS).where(T_CLOCKS.c.game_id == game.id).values(
                 side=act, user_id=new[f"{act}_user_id"], since=self.clock.now(), extra_seconds=0, reminded_at=None,
@@ -87,49 +83,41 @@ class Deadlines:
         elif game.status == "active" and status != "active":
             s.execute(update(T_CLOCKS).where(T_CLOCKS.c.game_id == game.id).values(side=None, user_id=None))
 
-    def _vacations(self, conn, user_id: int) -> list[tuple[datetime, datetime]]:
-        rows = conn.execute(select(T_VAC.c.starts_at, T_VAC.c.ends_at).where(T_VAC.c.user_id == user_id)).all()
-        return [(aware(a), aware(b)) for a, b in rows]
-
+    # ---------------------------------------------------------------- vacations
     def vacation_info(self, conn, user_id: int) -> dict:
-        per_year = self.per_year
-        now = self.clock.now()
-        vacs = self._vacations(conn, user_id)
-        year0 = now.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
-        year1 = year0.replace(year=year0.year + 1)
-        used = paused_seconds(vacs, year0, year1) / 86400
-        until = on_vacation(vacs, now)
-        return {"on_vacation": until is not None, "until": until.isoformat() if until else None,
-                "days_per_year": per_year, "days_used": round(used, 2),
-                "days_left": round(max(0.0, per_year - used), 2)}
+        return self.vacations.info(conn, user_id)
 
-    def start_vacation(self, conn, user_id: int, days: float) -> dict:
-        per_year = self.per_year
-        if not (0 < days <= per_year):
-            raise ApiError(422, f"a vacation is 1 to {per_year} days", "invalid_request")
-        info = self.vacation_info(conn, user_id)
-        if info["on_vacation"]:
-            raise ApiError(409, "you are already on vacation", "already_on_vacation")
-        if days > info["days_left"] + 1e-9:
-            raise ApiError(409, f"only {info['days_left']:g} vacation days are left this year", "no_vacation_left")
-        now = self.clock.now()
-        conn.execute(insert(T_VAC), dict(user_id=user_id, starts_at=now, ends_at=now + timedelta(days=days)))
-        return self.vacation_info(conn, user_id)
+    def start_vacation(self, conn, user_id: int, days: int) -> dict:
+        return self.vacations.start(conn, user_id, days)
 
     def end_vacation(self, conn, user_id: int) -> dict:
-        now = self.clock.now()
-        conn.execute(update(T_VAC).where(T_VAC.c.user_id == user_id, T_VAC.c.starts_at <= now,
-                                         T_VAC.c.ends_at > now).values(ends_at=now))
-        return self.vacation_info(conn, user_id)
+        return self.vacations.end(conn, user_id)
+
+    # ---------------------------------------------------------------- a running clock
+    def deadline(self, conn, row: Any) -> datetime:
+        """When the running clock's time is up: fixed once it has passed."""
+        periods = periods_of(conn, row.user_id) if row.user_id else []
+        return deadline_after(aware(row.since), _budget(row), periods)
 
     def remaining(self, conn, row: Any, now: datetime | None = None) -> tuple[float, bool]:
         """(seconds left, paused by vacation) of a running clock."""
         now = now or self.clock.now()
-        since = aware(row.since)
-        vacs = self._vacations(conn, row.user_id) if row.user_id else []
-        used = (now - since).total_seconds() - paused_seconds(vacs, since, now)
-        left = row.days * 86400 + (row.extra_seconds or 0) - used
-        return left, on_vacation(vacs, now) is not None
+        periods = periods_of(conn, row.user_id) if row.user_id else []
+        left = _budget(row) - running_seconds(aware(row.since), now, periods)
+        return left, left > 0 and current(periods, now) is not None
+
+    def extend_refusal(self, game: Any, row: Any, user_id: int | None) -> str | None:
+        """Why `user_id` may not give the player to act more time now (None: they may).
+        What the clock reports as `can_extend` and what POST extend refuses."""
+        if game is None or game.status != "active":
+            return "the game is not in progress"
+        if row is None or not row.days:
+            return "this game has no time limit"
+        if user_id is None or user_id not in (game.union_user_id, game.confederate_user_id):
+            return "only the players of a game give more time"
+        if row.side is None or row.since is None or getattr(game, f"{row.side}_user_id") == user_id:
+            return "the game is waiting for you, not for your opponent"
+        return None
 
     def clock_view(self, conn, game_id: str, user_id: int | None = None) -> dict | None:
         row = conn.execute(select(T_CLOCKS).where(T_CLOCKS.c.game_id == game_id)).first()
@@ -140,11 +128,10 @@ class Deadlines:
         if row.days and row.side and row.since is not None:
             left, paused = self.remaining(conn, row)
             out.update(seconds_left=max(0, int(left)), paused=paused, expired=left <= 0,
-                       deadline=None if paused else (self.clock.now() + timedelta(seconds=max(0.0, left))).isoformat())
-            g = conn.execute(select(T_GAMES.c.union_user_id, T_GAMES.c.confederate_user_id)
+                       deadline=self.deadline(conn, row).isoformat())
+            g = conn.execute(select(T_GAMES.c.status, T_GAMES.c.union_user_id, T_GAMES.c.confederate_user_id)
                              .where(T_GAMES.c.id == game_id)).first()
-            opp = "confederate" if row.side == "union" else "union"
-            if user_id is not None and g is not None and getattr(g, f"{opp}_user_id") == user_id:
+            if user_id is not None and self.extend_refusal(g, row, user_id) is None:
                 out["can_claim"] = left <= 0
                 out["can_extend"] = True
         return out
@@ -161,7 +148,7 @@ class Deadlines:
         for row in rows:
             with db.write() as conn:
                 left, paused = self.remaining(conn, row, now)
-                total = row.days * 86400 + (row.extra_seconds or 0)
+                total = _budget(row)
                 if left <= 0:
                     r = conn.execute(update(T_CLOCKS).where(T_CLOCKS.c.game_id == row.game_id,
                                                             T_CLOCKS.c.since == row.since,
@@ -190,7 +177,8 @@ class Deadlines:
         return n
 
     def claim(self, svc: GameService, user: User, gid: str) -> dict:
-        """The waiting player claims the win because the other's time is up."""
+        """The waiting player claims the win because the other's time is up; before the
+        game's first move there is nothing to win, and the claim aborts the game."""
         def fn(s, game):
             if game.status != "active":
                 raise ApiError(409, "the game is not in progress", "game_over")
@@ -204,44 +192,70 @@ class Deadlines:
             if left > 0:
                 raise ApiError(409, f"your opponent still has {int(left // 3600)} h {int(left % 3600 // 60)} min",
                                "not_expired")
-            late = row.side
-            reason = (f"on time: the {SIDE[late]} player did not move within {row.days} "
-                      f"day{'s' if row.days != 1 else ''}")
-            result = {"winner": me, "reason": reason, "on_time": True}
-            text = f"{user.username} ({SIDE[me]}) claims the win on time: the {SIDE[late]} player did not move in time."
-            entry = svc.state(s, game)
-            # the late player hears it (the hook leaves timeout results to us); same transaction
-            self.notices.notify(s, [row.user_id], "lost_on_time", gid, f"Game {gid}: you lost on time. {text}")
-            out = svc.append(s, game, [("server", "timeout", me, {"side": late, "winner": me, "days": row.days,
-                                                                   "by": user.username, "text": text})],
-                              {"status": "finished", "result": result, "to_act": None, "finished_at": self.clock.now()},
-                              {"kind": "claim", "side": me, "user_id": user.id})
-            entry.seq = game.seq
-            svc.publish(game, entry, out)
-            return {"seq": game.seq, "status": game.status, "result": result}
+            if not store.action_count(s, gid):
+                return self._abort_on_time(svc, s, game, user, me, row)
+            return self._win_on_time(svc, s, game, user, me, row)
         return svc.run_command(gid, fn)
 
+    def _win_on_time(self, svc: GameService, s, game, user: User, me: str, row: Any) -> dict:
+        late = row.side
+        reason = (f"on time: the {SIDE[late]} player did not move within {row.days} "
+                  f"day{'s' if row.days != 1 else ''}")
+        result = {"winner": me, "reason": reason, "on_time": True}
+        text = f"{user.username} ({SIDE[me]}) claims the win on time: the {SIDE[late]} player did not move in time."
+        entry = svc.state(s, game)
+        # the late player hears it (the hook leaves timeout results to us); same transaction
+        self.notices.notify(s, [row.user_id], "lost_on_time", game.id, f"Game {game.id}: you lost on time. {text}")
+        out = svc.append(s, game, [("server", "timeout", me, {"side": late, "winner": me, "days": row.days,
+                                                               "by": user.username, "text": text})],
+                         {"status": "finished", "result": result, "to_act": None, "finished_at": self.clock.now()},
+                         {"kind": "claim", "side": me, "user_id": user.id})
+        entry.seq = game.seq
+        svc.publish(game, entry, out)
+        return {"seq": game.seq, "status": game.status, "result": result}
+
+    def _abort_on_time(self, svc: GameService, s, game, user: User, me: str, row: Any) -> dict:
+        """Nobody moved yet: the game is aborted (no winner, no rating change); the late
+        player is told by the notice hook, as for any abort."""
+        reason = (f"aborted on time: the {SIDE[row.side]} player did not make the first move within {row.days} "
+                  f"day{'s' if row.days != 1 else ''}")
+        result = {"winner": None, "reason": reason, "aborted": True, "on_time": True}
+        entry = svc.state(s, game)
+        out = svc.append(s, game, [("server", "abort", me, {"by": user.username, "side": row.side,
+                                                             "days": row.days, "on_time": True})],
+                         {"status": "aborted", "result": result, "to_act": None, "finished_at": self.clock.now()},
+                         {"kind": "claim", "side": me, "user_id": user.id})
+        entry.seq = game.seq
+        svc.publish(game, entry, out)
+        return {"seq": game.seq, "status": game.status, "result": result}
+
     def extend(self, svc: GameService, user: User, gid: str, days: int) -> dict:
-        """The waiting player gives the other more time (logged in the game)."""
-        if not (1 <= days <= 14):
+        """The waiting player gives the other more time (logged in the game): added to
+        the time left, or, when that time is already up, counted from now."""
+        if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= 14:
             raise ApiError(422, "give 1 to 14 days", "invalid_request")
 
         def fn(s, game):
-            if game.status != "active":
-                raise ApiError(409, "the game is not in progress", "game_over")
             me = _opponent_side(game, user)
             row = s.execute(select(T_CLOCKS).where(T_CLOCKS.c.game_id == gid)).first()
-            if row is None or not row.days or row.side is None or row.side == me:
-                raise ApiError(409, "there is no opponent's clock to extend", "no_clock")
+            refusal = self.extend_refusal(game, row, user.id)
+            if refusal is not None:
+                raise ApiError(409, f"you cannot give more time: {refusal}", "cannot_extend")
+            now = self.clock.now()
+            left, _ = self.remaining(s, row, now)
+            # late: the budget becomes the time already used plus the days given, so the
+            # new deadline is `days` from now (plus any vacation after now)
+            extra = (row.extra_seconds or 0) + days * 86400 + (int(-left) if left < 0 else 0)
             text = (f"{user.username} ({SIDE[me]}) gives the {SIDE[row.side]} player {days} more "
                     f"day{'s' if days != 1 else ''}.")
             s.execute(update(T_CLOCKS).where(T_CLOCKS.c.game_id == gid).values(
-                extra_seconds=(row.extra_seconds or 0) + days * 86400, expired_at=None, reminded_at=None))
+                extra_seconds=extra, expired_at=None, reminded_at=None))
             self.notices.notify(s, [row.user_id], "extended", gid, f"Game {gid}: {text}")
             entry = svc.state(s, game)
             out = svc.append(s, game, [("server", "time_extended", me, {"side": row.side, "days": days,
-                                                                         "by": user.username, "text": text})],
-                              None, {"kind": "extend", "side": me, "user_id": user.id})
+                                                                         "from_now": left < 0, "by": user.username,
+                                                                         "text": text})],
+                             None, {"kind": "extend", "side": me, "user_id": user.id})
             entry.seq = game.seq
             svc.publish(game, entry, out)
             return {"seq": game.seq, "clock": self.clock_view(s, gid, user.id)}

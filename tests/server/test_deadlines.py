@@ -14,6 +14,15 @@ from .mailkit import Clock, SmtpServer, body, by_turn_match, server_env, verifie
 H = 3600
 
 
+def first_move(p, gid):
+    """The player to act makes a decision that keeps the turn (activating a box): the game
+    has its first move, so a claim on time wins it (before the first move it aborts it)."""
+    lg = p.legal(gid)
+    act = next(x for x in lg["actions"] if x["type"] == "activate")
+    r = p.act(gid, act, expected_seq=lg["seq"])
+    assert r.status_code == 200 and r.json()["to_act"] == "union", r.text
+
+
 
 
 
@@ -34,6 +43,7 @@ def test_reminder_time_up_and_claim_on_time(srv, smtp, clock):
     a, b = verified_player(srv.base, smtp), verified_player(srv.base, smtp)
     gid = by_turn_match(srv.base, a, b, days=1)
     smtp.box.wait(a.email, 1)  # "your turn" to the Union (a)
+    first_move(a, gid)
     c = b.http.get(f"/api/games/{gid}/clock").json()
     assert c["days_per_move"] == 1 and c["side"] == "union" and 23 * H < c["seconds_left"] <= 24 * H
     assert c["can_claim"] is False and c["can_extend"] is True
@@ -98,6 +108,7 @@ def test_vacation_pauses_the_clock(srv, smtp, clock):
     assert v.status_code == 200 and v.json()["on_vacation"] is True
     assert a.http.post("/api/me/vacation", json={"days": 1}).status_code == 409  # already on vacation
     gid = by_turn_match(srv.base, a, b, days=1)
+    first_move(a, gid)
     c = b.http.get(f"/api/games/{gid}/clock").json()
     assert c["paused"] is True and c["on_vacation_until"]
     clock.advance(2 * 24 * H)

@@ -259,6 +259,7 @@ NOTICES = {
     "draw_offer": "Game {game}: {who} offers you a draw. Accept or decline it on the game page.",
     "rematch": "Game {game}: {who} asks for a rematch with sides swapped: join game {new_game}.",
     "since": "Since your last move:",
+    "vacation": "Game {game}: your opponent {who} is on vacation until {until}; their clock is paused until then.",
 }
 
 
