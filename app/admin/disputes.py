@@ -181,7 +181,8 @@ def adjudicate(svc: GameService, notices: Notices, admin: User, gid: str, winner
     if winner not in ("union", "confederate", None):
         raise ApiError(422, "winner must be union, confederate or null (a draw)", "invalid_request")
     result = {"winner": winner, "reason": f"adjudicated by an administrator: {reason}", "adjudicated": True}
-    res = _finish(svc, admin, gid, "adjudicate", result, reason, dispute_id, ("active", "finished"))
+    # only a game in play: a result once given (by play or by a decision) is changed only by annulling it
+    res = _finish(svc, admin, gid, "adjudicate", result, reason, dispute_id, ("active",))
     who = {"union": "the Union wins", "confederate": "the Confederacy wins"}.get(winner or "", "a draw")
     _after_decision(svc, notices, admin, gid, "adjudicate", reason, dispute_id, res["seq"], {"winner": winner},
                     f"An administrator ({admin.username}) adjudicated game {gid}: {who}. Reason: {reason}")

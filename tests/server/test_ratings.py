@@ -63,23 +63,31 @@ def test_casual_games_and_unknown_players_change_nothing(server):
     assert httpx.get(f"{server.base}/players/nobody-{a.username}").status_code == 404
 
 
-def test_a_new_result_replaces_the_old_and_an_annulment_takes_it_back(server):
+def test_an_ended_game_keeps_its_result_until_an_annulment_takes_it_back(server):
     admin = make_admin(server)
     a, b, gid = rated_match(server.base)
     resign(b, gid)
     won = profile(server.base, a.username)["rating"]["rating"]
-    r = admin.http.post(f"/api/admin/games/{gid}/adjudicate", json={"winner": None, "reason": "a fair draw"})
-    assert r.status_code == 200, r.text
-    pa, pb = profile(server.base, a.username), profile(server.base, b.username)
-    assert pa["rating"]["rating"] == pb["rating"]["rating"] == 1500 and pa["rating"]["games"] == 1
     assert won > 1500
-    assert [h["reversed"] for h in pa["rating_history"]] == [False, True]
-    assert pa["rating_history"][0]["score"] == 0.5
+    r = admin.http.post(f"/api/admin/games/{gid}/adjudicate", json={"winner": None, "reason": "a fair draw"})
+    assert r.status_code == 409 and r.json()["code"] == "game_over", r.text
+    pa = profile(server.base, a.username)
+    assert pa["rating"]["rating"] == won and [h["reversed"] for h in pa["rating_history"]] == [False]
     r = admin.http.post(f"/api/admin/games/{gid}/annul", json={"reason": "played by one person"})
     assert r.status_code == 200, r.text
     pa = profile(server.base, a.username)
     assert pa["rating"]["rating"] == 1500 and pa["rating"]["games"] == 0 and pa["rating"]["deviation"] == 350
     assert all(h["reversed"] for h in pa["rating_history"])
+
+
+def test_an_adjudicated_game_is_rated_as_its_result(server):
+    admin = make_admin(server)
+    a, b, gid = rated_match(server.base)
+    r = admin.http.post(f"/api/admin/games/{gid}/adjudicate", json={"winner": None, "reason": "a fair draw"})
+    assert r.status_code == 200, r.text
+    pa, pb = profile(server.base, a.username), profile(server.base, b.username)
+    assert pa["rating"]["games"] == pb["rating"]["games"] == 1
+    assert pa["rating_history"][0]["score"] == 0.5 and not pa["rating_history"][0]["reversed"]
 
 
 @pytest.mark.parametrize("level", ["easy"])
