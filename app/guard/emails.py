@@ -51,16 +51,16 @@ def domain_problem(domain: str) -> str | None:
         return "the domain after the @ is empty"
     if domain.startswith("["):
         return "the domain must be a name, not an address in brackets"
-    try:
-        ascii_domain = domain.encode("idna").decode("ascii").lower()
-    except UnicodeError:
-        return "the domain after the @ is not a valid domain name"
-    labels = ascii_domain.split(".")
+    labels = domain.lower().split(".")
     if len(labels) < 2:
         return "the domain needs a dot, like example.org"
     if any(not label for label in labels):
         return "the domain may not start or end with a dot, or have two dots in a row"
-    if any(len(label) > MAX_LABEL or not LABEL.match(label) for label in labels):
+    try:  # international names are checked in the form DNS sees them
+        ascii_labels = [label.encode("idna").decode("ascii") for label in labels]
+    except UnicodeError:
+        ascii_labels = ["-"]  # too long or not encodable: refused below with the rule
+    if any(len(label) > MAX_LABEL or not LABEL.match(label) for label in ascii_labels):
         return ("each part of the domain is 1 to 63 letters, digits or hyphens, "
                 "not starting or ending with a hyphen")
     if labels[-1].isdigit():

@@ -151,11 +151,12 @@ class Notices:
 
     def notify(self, conn: Any, user_ids: Iterable[int | None], kind: str, game_id: str | None, text: str, *,
                seq: int | None = None, subject: str | None = None, mail: bool = True,
-               pending: Iterable[dict] = ()) -> int:
+               pending: Iterable[dict] = (), current: dict | None = None) -> int:
         """Queue an in-site notice and the outbox rows (mail, webhook) for each user, on
         `conn` (a SQLAlchemy Connection or Session): they commit or roll back with the
         caller's transaction. A player who has the game open gets the notice only (the
-        page shows it). `pending`: the events being appended with it (the game turn).
+        page shows it). `pending`, `current`: the events being appended with it and the
+        games row's new values (app.notices.gamefacts).
         Returns the number of users notified."""
         pending = list(pending)
         n = 0
@@ -174,7 +175,8 @@ class Notices:
                 subj = f"{subj} (game {game_id})"
             delay = self.mail_delay_seconds if kind in WAITING_KINDS else 0.0
             if p["verified"] and p["mode"] == "turn":
-                facts = game_facts(conn, game_id, uid, self.clocks, p["time_zone"], pending) if game_id else None
+                facts = (game_facts(conn, game_id, uid, self.clocks, p["time_zone"], pending, current)
+                         if game_id else None)
                 body, html = self.mail_bodies(text, uid, game_id, facts)
                 self.queue_email(conn, uid, p["email"], kind, subj, body, game_id, seq, delay=delay, html=html)
             h = p["hook"]

@@ -151,6 +151,7 @@ class Notifier:
             text = head
             if lines:
                 text += f"\n\n{NOTICES['since']}\n" + "\n".join("- " + x for x in lines)
-            self.notices.notify(s, [uid], kind, game.id, text, seq=new["seq"], mail=mail, pending=pending)
+            self.notices.notify(s, [uid], kind, game.id, text, seq=new["seq"], mail=mail,
+                                pending=pending, current=new)
 
 
