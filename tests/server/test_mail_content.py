@@ -182,3 +182,36 @@ def test_no_mail_for_a_decision_the_standing_orders_answer_and_the_next_mail_say
             step(sts["union"], gid, rng)
     nxt = smtp.box.wait(b.email, seen + 1)[seen]
     assert "Standing orders (Confederate: " in body(nxt), body(nxt)
+
+
+def test_the_digest_hour_and_dates_follow_the_readers_zone_across_daylight_saving():
+    from app.notices.readertime import digest_due, local_when
+    utc = timezone.utc
+    # New York, 8:00: 12:00 UTC in summer, 13:00 UTC in winter (the clocks went back on 2 Nov 2025)
+    last = datetime(2025, 11, 1, 12, 30, tzinfo=utc)
+    assert not digest_due(last, 8, "America/New_York", datetime(2025, 11, 2, 12, 30, tzinfo=utc))
+    assert digest_due(last, 8, "America/New_York", datetime(2025, 11, 2, 13, 0, tzinfo=utc))
+    assert digest_due(None, 8, "America/New_York", datetime(2025, 11, 2, 0, 0, tzinfo=utc))
+    # Tokyo has no daylight saving: 21:00 there is 12:00 UTC every day
+    sent = datetime(2026, 7, 1, 12, 0, tzinfo=utc)
+    assert not digest_due(sent, 21, "Asia/Tokyo", datetime(2026, 7, 2, 11, 59, tzinfo=utc))
+    assert digest_due(sent, 21, "Asia/Tokyo", datetime(2026, 7, 2, 12, 0, tzinfo=utc))
+    moment = datetime(2026, 12, 3, 8, 5, tzinfo=utc)
+    assert local_when(moment, "Europe/Paris") == "Thu 3 Dec 2026, 09:05 CET (Europe/Paris)"
+    assert local_when(moment, "America/Los_Angeles") == "Thu 3 Dec 2026, 00:05 PST (America/Los_Angeles)"
+    assert local_when(moment, "Not/AZone") == "Thu 3 Dec 2026, 08:05 UTC (UTC)"
+
+
+def test_the_admin_outbox_shows_each_mails_game_and_seq(srv, smtp):
+    from .mailkit import make_admin
+    a, b = verified_player(srv.base, smtp), verified_player(srv.base, smtp)
+    admin = verified_player(srv.base, smtp)
+    make_admin(srv.url, admin.user_id)
+    gid = by_turn_match(srv.base, a, b)
+    smtp.box.wait(a.email, 1)
+    seq = a.game(gid)["seq"]
+    rows = admin.http.get("/api/admin/outbox", params={"status": "sent"}).json()["messages"]
+    [row] = [r for r in rows if r["recipient"] == a.email and r["game_id"] == gid]
+    assert 0 < row["game_seq"] <= seq
+    page = admin.http.get("/admin/outbox").text
+    assert f'<a href="/games/{gid}">{gid}</a> ({row["game_seq"]})' in page
