@@ -9,7 +9,7 @@ import asyncio
 import random
 import re
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import websockets
@@ -19,7 +19,7 @@ from .test_mail import html_body
 
 
 def _server_now(clock) -> datetime:
-    return datetime.now(timezone.utc) + timedelta(seconds=clock.offset)
+    return datetime.now(UTC) + timedelta(seconds=clock.offset)
 
 
 def _local(iso: str, zone: str) -> str:
@@ -186,7 +186,7 @@ def test_no_mail_for_a_decision_the_standing_orders_answer_and_the_next_mail_say
 
 def test_the_digest_hour_and_dates_follow_the_readers_zone_across_daylight_saving():
     from app.notices.readertime import digest_due, local_when
-    utc = timezone.utc
+    utc = UTC
     # New York, 8:00: 12:00 UTC in summer, 13:00 UTC in winter (the clocks went back on 2 Nov 2025)
     last = datetime(2025, 11, 1, 12, 30, tzinfo=utc)
     assert not digest_due(last, 8, "America/New_York", datetime(2025, 11, 2, 12, 30, tzinfo=utc))
