@@ -51,7 +51,7 @@ from .http.assets import StaticAssets
 from .notices import waiting
 from .notices.mailer import Worker
 from .notices.outbox import Notices
-from .notices.pipeline import Notifier
+from .notices.pipeline import Notifier, side_online
 from .playbyturn import orders
 from .playbyturn.deadlines import Deadlines
 from .ratings import ledger as ratings_ledger
@@ -96,6 +96,8 @@ def build_services(settings: Settings) -> Services:
     # in each append transaction: notices, and the clocks of by-turn games
     computer_players = ComputerPlayers(games, settings.computer_delay_seconds, settings.computer_sweep_seconds,
                                        settings.computer_threads)
+    notices_.clocks = deadlines  # deadlines in mails
+    notices_.online = functools.partial(side_online, hub)  # players with the game open get no mail
     notifier = Notifier(notices_, games, hub, deadline_hook=deadlines.on_append,
                         unnotified=computer_players.is_computer)
     games.on_append = _in_order(notifier.on_append, ratings_ledger.on_append)  # ratings: when rated games end

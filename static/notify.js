@@ -70,6 +70,8 @@ async function loadPrefs() {
   const p = await api("/api/me/notifications");
   $("#mail-email").value = p.email || "";
   for (const r of document.querySelectorAll("input[name=mail_mode]")) r.checked = r.value === p.mail_mode;
+  $("#mail-zone").value = p.time_zone || "UTC";
+  $("#mail-hour").value = String(p.digest_hour ?? 8);
   $("#mail-status").textContent = !p.email ? "No address: no mail is sent."
     : p.email_verified ? `Confirmed: notices go to ${p.email}.` : `Not confirmed yet: open the link we mailed to ${p.email}.`;
   $("#mail-verify").hidden = !p.email || p.email_verified;
@@ -104,7 +106,10 @@ function wire(form, fn) {
 }
 
 if ($("#mail-form")) {
-  wire($("#mail-form"), (fd) => api("/api/me/notifications", { email: fd.get("email") || "", mail_mode: fd.get("mail_mode") || undefined }, "PUT"));
+  wire($("#mail-form"), (fd) => api("/api/me/notifications", {
+    email: fd.get("email") || "", mail_mode: fd.get("mail_mode") || undefined,
+    time_zone: fd.get("time_zone") || "UTC", digest_hour: Number(fd.get("digest_hour")),
+  }, "PUT"));
   wire($("#hook-form"), (fd) => api("/api/me/webhook", { url: fd.get("url"), json_key: fd.get("json_key") || "content", prefix: fd.get("prefix") || "" }, "PUT").then(showSecret));
   $("#hook-rotate").addEventListener("click", () => api("/api/me/webhook/secret", {}).then(showSecret).catch((e) => showError($("#hook-form"), e.message)));
   wire($("#vacation-form"), (fd) => api("/api/me/vacation", { days: Number(fd.get("days")) }));

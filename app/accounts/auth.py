@@ -10,6 +10,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..core.clock import iso
 from ..core.errors import ApiError
+from ..guard.emails import checked_email
 from ..guard.names import username_key, username_problem
 from ..models import AuthToken, User, utcnow
 from ..store.db import Database
@@ -38,8 +39,8 @@ class Accounts:
             raise ApiError(422, problem, "invalid_username")
         if not isinstance(password, str) or len(password) < 8 or len(password) > 200:
             raise ApiError(422, "a password is 8 to 200 characters", "invalid_password")
-        if email is not None and (len(email) > 254 or "@" not in email):
-            raise ApiError(422, "that is not an email address", "invalid_email")
+        if email is not None:
+            email = checked_email(email)
         user = User(username=username, username_key=username_key(username), email=email,
                     password_hash=security.hash_password(password), created_at=utcnow())
         with self.db.write_session() as s:

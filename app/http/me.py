@@ -1,6 +1,7 @@
 """A player's notices and play-by-turn settings (JSON API; see docs/notifications.md):
 
-  GET/PUT  /api/me/notifications       mail mode (turn | digest | never), email address
+  GET/PUT  /api/me/notifications       mail mode (turn | digest | never), email address, time zone,
+                                       digest hour
   POST     /api/me/email/verify        send the verification mail again
   PUT/DELETE /api/me/webhook, POST /api/me/webhook/test, POST /api/me/webhook/secret (a new secret)
   GET      /api/me/waiting             games waiting for me (least time left first) + unread count
@@ -18,8 +19,10 @@ from ..accounts.auth import current_user, get_accounts
 from ..core.clock import aware
 from ..core.errors import ApiError
 from ..guard.destinations import BlockedDestination, check_url
+from ..guard.emails import checked_email
 from ..models import User
 from ..notices import mutes, outbox, waiting
+from ..notices.readertime import checked_zone
 from ..notices.signing import new_secret
 from ..playbyturn.deadlines import Deadlines
 from ..store.events import T_GAMES
@@ -41,6 +44,7 @@ def _prefs_view(conn, user_id: int, dl: Deadlines) -> dict:
     p = outbox.prefs(conn, user_id)
     h = p.get("hook")
     return {"mail_mode": p.get("mode", "turn"), "email": p.get("email"), "email_verified": p.get("verified", False),
+            "time_zone": p.get("time_zone", "UTC"), "digest_hour": p.get("digest_hour", 8),
             "webhook": None if h is None else {
                 "url": h.url, "json_key": h.json_key, "prefix": h.prefix, "enabled": h.enabled,
                 "last_error": h.last_error, "last_error_at": _iso(h.last_error_at), "last_ok_at": _iso(h.last_ok_at)},
@@ -60,23 +64,29 @@ def get_prefs(request: Request, user: User = Depends(current_user)):
 
 @api.put("/me/notifications")
 def put_prefs(body: PrefsIn, request: Request, user: User = Depends(current_user)):
-    """Mail mode, and the address (a new address gets a verification mail first)."""
+    """Mail mode, time zone, digest hour and the address (a new address gets a
+    verification mail first). Every field is checked before anything changes."""
     if body.mail_mode is not None and body.mail_mode not in outbox.MAIL_MODES:
         raise ApiError(422, "mail_mode must be turn, digest or never", "invalid_request")
+    if body.time_zone is not None:
+        checked_zone(body.time_zone)
+    if body.digest_hour is not None and not 0 <= body.digest_hour <= 23:
+        raise ApiError(422, "digest_hour is an hour of the day, 0 to 23", "invalid_request")
+    email = None
+    if body.email is not None:
+        email = checked_email(body.email) if body.email.strip() else ""  # empty: no address
     with deps.db(request).write() as conn:
         outbox.ensure_prefs(conn, user.id)
+        vals: dict = {k: v for k, v in (("time_zone", body.time_zone), ("digest_hour", body.digest_hour))
+                      if v is not None}
         if body.mail_mode is not None:
-            vals: dict = {"mode": body.mail_mode}
-            if body.mail_mode == "digest":  # the first digest a day from now
-                cur_mode = conn.execute(select(outbox.T_PREFS.c.mode)
-                                        .where(outbox.T_PREFS.c.user_id == user.id)).scalar()
-                if cur_mode != "digest":
-                    vals["last_digest_at"] = deps.clock(request).now()
+            vals["mode"] = body.mail_mode
+            cur_mode = conn.execute(select(outbox.T_PREFS.c.mode).where(outbox.T_PREFS.c.user_id == user.id)).scalar()
+            if body.mail_mode == "digest" and cur_mode != "digest":  # the first digest at the next chosen hour
+                vals["last_digest_at"] = deps.clock(request).now()
+        if vals:
             conn.execute(update(outbox.T_PREFS).where(outbox.T_PREFS.c.user_id == user.id).values(**vals))
-        if body.email is not None:
-            email = body.email.strip()
-            if email and ("@" not in email or len(email) > 254 or any(c.isspace() for c in email)):
-                raise ApiError(422, "that is not an email address", "invalid_email")
+        if email is not None:
             cur = outbox.prefs(conn, user.id)
             if (cur.get("email") or "") != email:
                 conn.execute(update(outbox.T_USERS).where(outbox.T_USERS.c.id == user.id).values(email=email or None))

@@ -21,6 +21,7 @@ from rules_engine.map import load_scenario
 from ..accounts.auth import get_accounts
 from ..bots.challenges import Challenges
 from ..guard.names import safe_next
+from ..notices.readertime import time_zone_names
 from ..notices.words import words_data
 from .assets import Manifest
 
@@ -138,7 +139,7 @@ def settings_page(request: Request):
     user, _ = _auth(request)
     if user is None:
         return RedirectResponse("/login?next=/settings", status_code=303)
-    return render(request, "settings.html")
+    return render(request, "settings.html", time_zones=time_zone_names())
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)

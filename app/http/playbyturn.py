@@ -123,7 +123,8 @@ def outbox_rows(conn, status: str | None, limit: int = 200) -> list[dict]:
         q = q.where(t.c.status.in_(status.split(",")))
     rows = conn.execute(q.order_by(t.c.id.desc()).limit(limit)).all()
     return [{"id": r.id, "channel": r.channel, "kind": r.kind, "user_id": r.user_id, "game_id": r.game_id,
-             "recipient": r.recipient, "subject": r.subject, "status": r.status, "attempts": r.attempts,
+             "game_seq": r.game_seq, "recipient": r.recipient, "subject": r.subject, "status": r.status,
+             "attempts": r.attempts,
              "last_error": r.last_error, "created_at": iso(r.created_at), "sent_at": iso(r.sent_at),
              "next_attempt_at": iso(r.next_attempt_at)} for r in rows]
 

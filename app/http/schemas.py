@@ -67,6 +67,8 @@ class UndoIn(Strict):
 class PrefsIn(Strict):
     mail_mode: str | None = Field(None, description="turn | digest | never")
     email: str | None = Field(None, max_length=254)
+    time_zone: str | None = Field(None, max_length=64, description="IANA name, e.g. Europe/Paris: deadlines in mails")
+    digest_hour: int | None = Field(None, description="0-23: the hour, in time_zone, the daily digest comes")
 
 
 class WebhookIn(Strict):

@@ -51,7 +51,8 @@ class OutboxMessage(Base):
 
 
 class MailPrefs(Base):
-    """Per account: how often to mail (turn | digest | never) and which address is verified."""
+    """Per account: how often to mail (turn | digest | never), which address is verified,
+    the reader's time zone and the hour of the digest."""
     __tablename__ = "mail_prefs"
 
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
@@ -59,6 +60,9 @@ class MailPrefs(Base):
     verified_email: Mapped[str | None] = mapped_column(String(254))
     verified_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     last_digest_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # deadlines in mails are given in this zone (IANA name); the digest comes at digest_hour there
+    time_zone: Mapped[str] = mapped_column(String(64), default="UTC", server_default="UTC")
+    digest_hour: Mapped[int] = mapped_column(Integer, default=8, server_default="8")
 
 
 class Webhook(Base):

@@ -11,7 +11,7 @@ outbox after the commit, so a notice exists exactly when the event that caused i
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 from typing import Any
 from uuid import uuid4
@@ -21,6 +21,7 @@ from sqlalchemy import func, insert, or_, select, update
 
 from ..core.clock import Clock, aware
 from ..models import Game, MailPrefs, Notice, OutboxMessage, User, Webhook, table
+from .gamefacts import game_facts
 from .mailbody import blocks, render_mail
 from .mutes import is_muted
 
@@ -56,6 +57,10 @@ class Notices:
         self.clock = clock
         self.mail_delay_seconds = float(mail_delay_seconds or 0)
         self.site_name = SITE_NAME
+        # set by the app (app.main): the by-turn clocks (deadlines in mails) and whether a
+        # side of a game has it open in some process (the realtime presence)
+        self.clocks: Any = None
+        self.online: Callable[[str, str], bool] | None = None
 
     @classmethod
     def from_settings(cls, settings: Any, clock: Clock) -> Notices:
@@ -93,10 +98,22 @@ class Notices:
         return {"site_name": self.site_name, "public_url": self.public_url,
                 "unsubscribe_url": self.unsubscribe_url(user_id)}
 
-    def mail_bodies(self, text: str, user_id: int, game_id: str | None) -> tuple[str, str]:
-        """A notice's text as a mail (text and HTML): the link to the game and the unsubscribe footer."""
-        return render_mail("notice", text=text.rstrip(), blocks=blocks(text),
-                           game_url=self.game_url(game_id) if game_id else None, **self.mail_context(user_id))
+    def mail_bodies(self, text: str, user_id: int, game_id: str | None, game: dict | None = None) -> tuple[str, str]:
+        """A notice's text as a mail (text and HTML): its first paragraph, the game's facts
+        (app.notices.gamefacts), the rest (what happened), the link to the game and the
+        unsubscribe footer."""
+        head, _, news = text.strip().partition("\n\n")
+        return render_mail("notice", head=head, news=news.strip(), head_blocks=blocks(head), news_blocks=blocks(news),
+                           game=game, game_url=self.game_url(game_id) if game_id else None,
+                           **self.mail_context(user_id))
+
+    def watching(self, conn: Any, user_id: int, game_id: str | None) -> bool:
+        """Whether the user has the game open as its player (a websocket to it, in any
+        process): the one rule for "no mail and no webhook call, the page shows it"."""
+        side = seat_of(conn, game_id, user_id)
+        if side is None or game_id is None or self.online is None:
+            return False
+        return self.online(game_id, side)
 
     def queue_email(self, conn: Any, user_id: int, address: str, kind: str, subject: str, body: str,
                     game_id: str | None = None, seq: int | None = None, dedupe: str | None = None,
@@ -134,17 +151,24 @@ class Notices:
             next_attempt_at=now + timedelta(seconds=delay), created_at=now, dedupe=None))
 
     def notify(self, conn: Any, user_ids: Iterable[int | None], kind: str, game_id: str | None, text: str, *,
-               seq: int | None = None, subject: str | None = None, mail: bool = True) -> int:
+               seq: int | None = None, subject: str | None = None, mail: bool = True,
+               pending: Iterable[dict] = (), current: dict | None = None) -> int:
         """Queue an in-site notice and the outbox rows (mail, webhook) for each user, on
         `conn` (a SQLAlchemy Connection or Session): they commit or roll back with the
-        caller's transaction. Returns the number of users notified."""
+        caller's transaction. A player who has the game open gets the notice only (the
+        page shows it). `pending`, `current`: the events being appended with it and the
+        games row's new values (app.notices.gamefacts).
+        Returns the number of users notified."""
+        pending = list(pending)
         n = 0
         for uid in dict.fromkeys(u for u in user_ids if u is not None):
             n += 1
             conn.execute(insert(T_NOTICES), dict(user_id=uid, game_id=game_id, kind=kind, text=text, seq=seq,
                                                  created_at=self.clock.now(), read_at=None))
-            # a muted game: the notice above, but no mail and no webhook call
-            p = prefs(conn, uid) if mail and not is_muted(conn, uid, game_id) else {}
+            # a muted game, or one the player is looking at: the notice above, but no mail
+            # and no webhook call
+            quiet = not mail or is_muted(conn, uid, game_id) or self.watching(conn, uid, game_id)
+            p = {} if quiet else prefs(conn, uid)
             if not p:
                 continue
             subj = subject or SUBJECTS.get(kind, kind.replace("_", " ").capitalize())
@@ -152,7 +176,9 @@ class Notices:
                 subj = f"{subj} (game {game_id})"
             delay = self.mail_delay_seconds if kind in WAITING_KINDS else 0.0
             if p["verified"] and p["mode"] == "turn":
-                body, html = self.mail_bodies(text, uid, game_id)
+                facts = (game_facts(conn, game_id, uid, self.clocks, p["time_zone"], pending, current)
+                         if game_id else None)
+                body, html = self.mail_bodies(text, uid, game_id, facts)
                 self.queue_email(conn, uid, p["email"], kind, subj, body, game_id, seq, delay=delay, html=html)
             h = p["hook"]
             if h is not None and h.enabled:
@@ -181,14 +207,16 @@ def prefs(conn: Any, user_id: int) -> dict:
     email = u.email
     verified = bool(email and p is not None and p.verified_email and p.verified_email.lower() == email.lower())
     return {"username": u.username, "email": email, "verified": verified,
-            "mode": p.mode if p is not None else "turn", "hook": h}
+            "mode": p.mode if p is not None else "turn", "hook": h,
+            "time_zone": p.time_zone if p is not None else "UTC",
+            "digest_hour": p.digest_hour if p is not None else 8}
 
 
 def ensure_prefs(conn: Any, user_id: int) -> None:
     """The settings row of an account, with the defaults, if it has none yet."""
     if conn.execute(select(T_PREFS.c.user_id).where(T_PREFS.c.user_id == user_id)).first() is None:
         conn.execute(insert(T_PREFS), dict(user_id=user_id, mode="turn", verified_email=None, verified_at=None,
-                                           last_digest_at=None))
+                                           last_digest_at=None, time_zone="UTC", digest_hour=8))
 
 
 def unsubscribe(conn: Any, user_id: int) -> None:

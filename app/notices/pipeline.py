@@ -3,8 +3,9 @@
 It turns a hand-over ("the game now waits for you"), the end of a game and a
 resignation into notices, with what happened since the player's last decision in words
 and a link to the game. In live games a player who has the game open is not notified;
-by-turn games always notify. By-turn games also start and stop their clocks here
-(app.playbyturn.deadlines).
+in by-turn games they get the notice but no mail or webhook call (Notices.watching).
+A decision the player's standing orders will answer gets no mail either. By-turn games
+also start and stop their clocks here (app.playbyturn.deadlines).
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ..playbyturn import orders
 from ..realtime.pg_fanout import PRESENCE_TTL
 from ..store import events as store
 from .outbox import Notices
@@ -31,6 +33,22 @@ def since_last_move(conn: Any, game_id: str, user_id: int, upto: int, pending: l
     return events_in_words(evs)
 
 
+def side_online(hub: Any, gid: str, side: str) -> bool:
+    """Whether the player of `side` has the game open (a websocket to it, in this
+    process or, by the presence other processes announce, in another)."""
+    if hub is None:
+        return False
+    try:
+        ch = hub.channels.get(gid)
+        if ch is not None:
+            return side in hub.presence_total(ch)[1]
+        now = time.monotonic()
+        return any(side in sides and now - ts < PRESENCE_TTL
+                   for _, sides, ts in (hub.remote.get(gid) or {}).values())
+    except Exception:  # read from a worker thread while the loop changes it: be conservative
+        return False
+
+
 class Notifier:
     """GameService.on_append (see the module's doc)."""
 
@@ -45,18 +63,7 @@ class Notifier:
         self.deadline_hook = deadline_hook  # by-turn clocks: app.playbyturn.deadlines
 
     def connected(self, gid: str, side: str) -> bool:
-        hub = self.hub
-        if hub is None:
-            return False
-        try:
-            ch = hub.channels.get(gid)
-            if ch is not None:
-                return side in hub.presence_total(ch)[1]
-            now = time.monotonic()
-            return any(side in sides and now - ts < PRESENCE_TTL
-                       for _, sides, ts in (hub.remote.get(gid) or {}).values())
-        except Exception:  # read from a worker thread while the loop changes it: be conservative
-            return False
+        return side_online(self.hub, gid, side)
 
     def _waiting_kind(self, gid: str, side: str) -> str:
         e = self.games.cached_state(gid) if self.games is not None else None
@@ -89,7 +96,9 @@ class Notifier:
                 return
             kind = self._waiting_kind(gid, act)
             head = NOTICES[kind].format(game=gid, side=SIDE[act])
-            self._notify(s, game, [(uid, act)], kind, head, new, out)
+            # a decision the player's standing orders will answer: no mail about it
+            mail = not self._orders_answer(s, gid, uid)
+            self._notify(s, game, [(uid, act)], kind, head, new, out, mail=mail)
         elif status in ("finished", "aborted") and old_status not in ("finished", "aborted"):
             types = {e.type for e in out if e.source == "server"}
             first = out[0]
@@ -134,7 +143,11 @@ class Notifier:
                 text = NOTICES["rematch"].format(game=game.id, who=who, new_game=e.payload["game_id"])
                 self.notices.notify(s, [uid], "rematch", e.payload["game_id"], text)
 
-    def _notify(self, s, game, targets, kind, head, new, out) -> None:
+    def _orders_answer(self, s, gid: str, uid: int) -> bool:
+        e = self.games.cached_state(gid) if self.games is not None else None
+        return orders.will_answer(s, gid, uid, e.game if e is not None else None)
+
+    def _notify(self, s, game, targets, kind, head, new, out, mail: bool = True) -> None:
         pending = [e.out() for e in out]
         for uid, _side in targets:
             if self.unnotified(uid):
@@ -143,6 +156,7 @@ class Notifier:
             text = head
             if lines:
                 text += f"\n\n{NOTICES['since']}\n" + "\n".join("- " + x for x in lines)
-            self.notices.notify(s, [uid], kind, game.id, text, seq=new["seq"])
+            self.notices.notify(s, [uid], kind, game.id, text, seq=new["seq"], mail=mail,
+                                pending=pending, current=new)
 
 

@@ -36,9 +36,6 @@ log = logging.getLogger("app.orders")
 
 MAX_AUTO = 200
 
-
-
-
 T_ORDERS, T_GAMES, T_CLOCKS = table(StandingOrder), table(Game), table(GameClock)
 
 
@@ -97,6 +94,16 @@ def set_orders(conn, gid: str, user_id: int, orders: dict | None, now: datetime)
     conn.execute(T_ORDERS.delete().where(T_ORDERS.c.game_id == gid, T_ORDERS.c.user_id == user_id))
     if orders is not None:
         conn.execute(T_ORDERS.insert(), dict(game_id=gid, user_id=user_id, orders=orders, updated_at=now))
+
+
+def will_answer(conn: Any, gid: str, user_id: int | None, g: Any) -> bool:
+    """Whether the user's standing orders answer the decision the game (state `g`) now
+    waits for: then no "your decision" mail goes out; the orders answer it after the
+    grace time and the next mail says what they did."""
+    if user_id is None or g is None or g.to_act is None:
+        return False
+    o = get_orders(conn, gid, user_id)
+    return o is not None and decide(o, g) is not None
 
 
 # --------------------------------------------------------------------------- deciding

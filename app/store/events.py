@@ -144,10 +144,12 @@ def answered_after(conn: Connection, gid: str, user_id: int, seq: int) -> bool:
 
 
 def last_decision_seq(conn: Connection, gid: str, user_id: int) -> int:
-    """The last seq of the user's latest own decision (or seat) in the game; 0 if none."""
+    """The last seq of the user's latest own decision (or seat) in the game; 0 if none.
+    Answers their standing orders gave are not their decisions: what the orders did is
+    news to them, told in the next mail."""
     return conn.execute(select(func.max(T_CMDS.c.last_seq)).where(
         T_CMDS.c.game_id == gid, T_CMDS.c.user_id == user_id,
-        T_CMDS.c.kind.in_(("action", "orders", "create", "join")))).scalar() or 0
+        T_CMDS.c.kind.in_(("action", "create", "join")))).scalar() or 0
 
 
 def last_event_of(conn: Connection, gid: str, types: tuple[str, ...], source: str = "server") -> EventRec | None:

@@ -100,3 +100,32 @@ def test_logging_in_from_the_unsubscribe_page_comes_back_to_it(server, browser):
     page.wait_for_selector("#unsubscribe-confirm")
     assert a.get("/api/me/notifications").json()["mail_mode"] == "turn"  # coming back changed nothing
     ctx.close()
+
+
+def test_the_settings_set_the_mail_time_zone_and_digest_hour(server, browser):
+    a = _player(server)
+    ctx = _logged_in_page(browser, server, _username(a))
+    page = ctx.new_page()
+    page.add_init_script(WATCH_VIOLATIONS)
+    page.goto(f"{server}/settings#notices")
+    page.wait_for_function("() => document.querySelector('#mail-zone').value === 'UTC'")
+    page.fill("#mail-zone", "Mars/Olympus")
+    page.click("#mail-form button[type=submit]")
+    page.wait_for_selector("#mail-form .form-error:not([hidden])")
+    assert "unknown time zone" in page.text_content("#mail-form .form-error")
+    assert a.get("/api/me/notifications").json()["time_zone"] == "UTC"  # nothing changed
+    page.fill("#mail-zone", "Europe/Paris")
+    page.select_option("#mail-hour", "21")
+    page.click("#mail-form button[type=submit]")
+    for _ in range(100):  # the form saves in the background
+        got = a.get("/api/me/notifications").json()
+        if got["time_zone"] != "UTC":
+            break
+        page.wait_for_timeout(50)
+    assert (got["time_zone"], got["digest_hour"]) == ("Europe/Paris", 21)
+    assert page.is_hidden("#mail-form .form-error")
+    page.reload()
+    page.wait_for_function("() => document.querySelector('#mail-zone').value === 'Europe/Paris'")
+    assert page.input_value("#mail-hour") == "21"
+    assert page.evaluate("window.__csp") == []
+    ctx.close()
