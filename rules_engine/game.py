@@ -3,9 +3,11 @@
 Two paths, kept apart:
 - deciding: ``apply(action)`` checks the action against ``legal_actions()``, then
   executes it, drawing dice from the game's die source and recording every event;
-- applying: ``replay(header, events)`` executes the recorded actions again with the
-  recorded dice and no legality checks.
-Both run the same ``_execute`` code, so they cannot drift apart.
+- applying: ``replay(header, events)`` folds the recorded events into the state with no
+  legality checks and no search: from engine version 3 on each action event carries
+  what the action changed (changes.py), which the fold copies in; games of older
+  versions are replayed by executing their recorded actions again with their recorded
+  dice. ``python -m rules_engine verify`` keeps deciding every action again.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from typing import Any
 from . import calendar
 from .actions import Action, LegalActions
 from .advanced import AdvancedRules
+from .changes import ChangeRecord
 from .combat import CombatRules
 from .core import DieSource
 from .leaders import LeaderRules
@@ -52,7 +55,7 @@ class _ReplayDice:
         return value
 
 
-class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
+class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, ChangeRecord):
     """One game of A House Divided. Create it with new_game, replay or from_position."""
 
     def __init__(self, header: dict[str, Any], dice: DieSource):
@@ -81,6 +84,8 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self._by_control = {}
         self._pieces_at = {}
         self._flagged = set()
+        self._touched = set()
+        self._looks = None
         self._can_march, self._can_march_key = {}, ()
         self._placed = {s: 0 for s in SIDES}
         self._control_epoch = 0
@@ -226,8 +231,15 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
 
     # ------------------------------------------------------------------ machinery
     def _run(self, action: Mapping[str, Any]) -> None:
-        self._emit({"type": "action", "side": self.to_act, "action": _copy_action(action)})
-        self._execute(action)
+        event = {"type": "action", "side": self.to_act, "action": _copy_action(action)}
+        self._emit(event)
+        if self._recording and self.records_changes:
+            before = self._state_snapshot()
+            self._touched.clear()
+            self._execute(action)
+            event["changes"] = self._changes_since(before)
+        else:
+            self._execute(action)
         self._legal = None
 
     def _execute(self, action: Mapping[str, Any]) -> None:
@@ -359,13 +371,56 @@ def from_position(position: dict[str, Any], options: Any = (), seed: str | None 
 
 def replay(header: dict[str, Any], events: list[dict[str, Any]], seed: str | None = None) -> Game:
     """Rebuild a game from its header and events (no legality checks, recorded dice)."""
-    rolls = [e["value"] for e in events if e["type"] == "roll"]
-    g = Game(header, _ReplayDice(rolls))
+    g = Game(header, NoDice())
     if "position" in header:
         _silently(g, lambda: place_position(g, header["position"]))
     else:
         _silently(g, lambda: place_scenario(g))
     g._recording = False
+    if g.records_changes:
+        floor = _fold_events(g, events)
+    else:
+        g._dice = _ReplayDice([e["value"] for e in events if e["type"] == "roll"])
+        floor = _execute_events(g, events)
+    # the floor is where the last action that rolled or changed the actor ended
+    g._undo_floor = _undo_floor_of(events, floor)
+    g._recording = True
+    g._legal = None
+    g.events = list(events)
+    g._dice = SeededDice(seed, g.rolls) if seed is not None else NoDice()
+    return g
+
+
+def _fold_events(g: Game, events: list[dict[str, Any]]) -> int:
+    """Fold the events in (applying path); the undo floor before extending it."""
+    fold = g.fold_action
+    for event in events:
+        if event["type"] == "action":
+            fold(event)
+    g._forget_memories()
+    return _recorded_floor(events, g.to_act)
+
+
+def _recorded_floor(events: list[dict[str, Any]], to_act_now: str | None) -> int:
+    """The undo floor read off the events, from the end: just after the last roll, or
+    after the last action once which the side to act changed. An action event names
+    the side that acted, so the side to act after one action is the side of the next."""
+    next_actor = to_act_now
+    for i in range(len(events) - 1, -1, -1):
+        event = events[i]
+        kind = event["type"]
+        if kind == "roll":
+            return i + 1
+        if kind == "action":
+            if event["side"] != next_actor:
+                return i + 1
+            next_actor = event["side"]
+    return 0
+
+
+def _execute_events(g: Game, events: list[dict[str, Any]]) -> int:
+    """Execute the recorded actions again with their recorded dice (games of versions
+    whose events carry no changes); the undo floor before extending it."""
     floor = 0
     for i, event in enumerate(events):
         if event["type"] == "action":
@@ -375,13 +430,7 @@ def replay(header: dict[str, Any], events: list[dict[str, Any]], seed: str | Non
                 floor = i + 1
         elif event["type"] == "roll":
             floor = i + 1
-    # the floor is where the last action that rolled or changed the actor ended
-    g._undo_floor = _undo_floor_of(events, floor)
-    g._recording = True
-    g._legal = None
-    g.events = list(events)
-    g._dice = SeededDice(seed, g.rolls) if seed is not None else NoDice()
-    return g
+    return floor
 
 
 def _undo_floor_of(events: list[dict[str, Any]], floor: int) -> int:

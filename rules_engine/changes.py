@@ -1,0 +1,146 @@
+"""What an action changed, recorded with it, and the fold that applies such a record.
+
+From engine version 3 on, every recorded action event carries ``"changes"``: the
+pieces whose location or flags the action changed (each as ``Unit.look()`` gives
+it, without the id, side and type a piece never changes) and the fields of the state
+proper that it changed, with their new values:
+
+    {"type": "action", "side": "union", "action": {...},
+     "changes": {"units": {"U-VI-03": {"loc": "harpers_ferry", "m": 1, "moved": true}},
+                 "state": {"phase": "battle", "battle": {...}, ...}}}
+
+Deciding (``Game.apply``) works the action out by the rules and writes the record;
+applying (``fold_action``) only copies the record into the state: no rule is asked,
+no die is rolled, no path is searched, which is what makes a replay fast. Games of
+older versions carry no record: they are replayed by executing their actions again.
+
+The record holds only JSON values (a stored event comes back from the database as
+JSON): the state holds lists, dicts, strings, numbers, booleans and None, and one set
+(``cav_only``), written as a sorted list and read back as a set.
+"""
+from __future__ import annotations
+
+import marshal
+from operator import attrgetter
+from typing import Any
+
+from .core import GameCore
+
+#: The first engine version whose action events carry their changes.
+CHANGES_RECORDED_SINCE = 3
+
+#: Every field of the state proper besides the pieces (what ``Game.state()`` writes,
+#: apart from what it works out from these): first those holding a plain value, then
+#: those holding a list, set or dict (which change in place).
+VALUE_FIELDS = (
+    "turn", "side", "phase", "marches", "invasion", "active", "promotions", "ky_entered",
+    "csa_losses", "washington_loss", "intervention", "leader_resume", "march_spent", "rolls",
+)
+CONTAINER_FIELDS = (
+    "march_units", "battle", "recruit", "control", "cav_only", "supply_boxes",
+    "border_raised", "leaders", "leader_moves", "sea_trips", "contained", "invaded_ports",
+    "result",
+)
+STATE_FIELDS = VALUE_FIELDS + CONTAINER_FIELDS
+_values = attrgetter(*VALUE_FIELDS)
+_containers = attrgetter(*CONTAINER_FIELDS)
+_SET_FIELDS = frozenset({"cav_only"})
+# fields the cached facts about control follow (Army Maximum, controlled boxes)
+_CONTROL_FIELDS = frozenset({"control", "washington_loss"})
+# how a piece looks: what its record in the changes holds
+_look = attrgetter("loc", "red", "ent", "dig", "m", "moved", "jumped", "sea", "frm", "river",
+                   "fought", "prom")
+# a piece's record names the per-turn flags it has set (Unit.to_dict)
+_TURN_FLAG_KEYS = frozenset({"dig", "m", "moved", "jumped", "sea", "frm", "river", "fought", "prom"})
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of JSON data (lists, dicts, strings, numbers)."""
+    if value is None or isinstance(value, (str, int)):
+        return value
+    return marshal.loads(marshal.dumps(value))
+
+
+class ChangeRecord(GameCore):
+    """Recording an action's changes (deciding) and folding them in (applying)."""
+
+    @property
+    def records_changes(self) -> bool:
+        """True for games whose action events carry their changes (and fold)."""
+        return self.rules_since(CHANGES_RECORDED_SINCE)
+
+    def _state_snapshot(self) -> tuple[tuple[Any, ...], bytes]:
+        """The state proper besides the pieces: the plain values as they are, the
+        containers as bytes (a copy that is cheap to take and to compare)."""
+        return _values(self), marshal.dumps(_containers(self))
+
+    def _changes_since(self, before: tuple[tuple[Any, ...], bytes]) -> dict[str, Any]:
+        """The record of what changed since ``before`` (a ``_state_snapshot``) and in
+        the pieces touched since the touched set was last emptied. A touched piece is
+        recorded only if it looks different from its last record, so that the record
+        depends on the position alone, not on how the game got there (played, or
+        folded and played on)."""
+        units, looks = self.units, self._looks
+        if looks is None:
+            looks = self._looks = {uid: _look(u) for uid, u in units.items()}
+        changed = {}
+        for uid in sorted(self._touched):
+            look = _look(units[uid])
+            if look != looks[uid]:
+                looks[uid] = look
+                changed[uid] = units[uid].look()
+        values_before, containers_before = before
+        state: dict[str, Any] = {}
+        values = _values(self)
+        if values != values_before:
+            for name, old, new in zip(VALUE_FIELDS, values_before, values, strict=True):
+                if old != new:
+                    state[name] = new
+        containers = marshal.dumps(_containers(self))
+        if containers != containers_before:
+            # both read back from their bytes: the new values come as copies, which
+            # the state may go on changing in place without changing the record
+            olds, news = marshal.loads(containers_before), marshal.loads(containers)
+            for name, old, new in zip(CONTAINER_FIELDS, olds, news, strict=True):
+                if old != new:
+                    state[name] = sorted(new) if name in _SET_FIELDS else new
+        return {"units": changed, "state": state}
+
+    def fold_action(self, event: dict[str, Any]) -> None:
+        """Apply one recorded action event of a game that records changes: copy its
+        changes into the state, with no check and no search."""
+        changes = event["changes"]
+        units, flagged, can_march = self.units, self._flagged, self._can_march
+        for uid, d in changes["units"].items():
+            u = units[uid]
+            if u.loc != d["loc"]:
+                self._relocate(uid, d["loc"])
+            else:
+                can_march.pop(u.loc, None)      # its flags may change whether a March can start
+            if len(d) == 1:                     # its location alone: no flag is set
+                u.red = u.ent = u.dig = u.moved = u.jumped = u.sea = u.river = u.fought = u.prom = False
+                u.m, u.frm = 0, None
+                continue
+            get = d.get
+            u.red, u.ent, u.dig = get("red", False), get("ent", False), get("dig", False)
+            u.moved, u.jumped, u.sea = get("moved", False), get("jumped", False), get("sea", False)
+            u.river, u.fought, u.prom = get("river", False), get("fought", False), get("prom", False)
+            u.m, u.frm = get("m", 0), get("frm")
+            if not _TURN_FLAG_KEYS.isdisjoint(d):
+                flagged.add(uid)                # the next Player Turn clears them
+        state = changes["state"]
+        for name, value in state.items():
+            # a copy (marshal copies plain data fastest): the state changes in place later
+            # and must not change the recorded event
+            setattr(self, name, set(value) if name in _SET_FIELDS else _copy(value))
+        if not _CONTROL_FIELDS.isdisjoint(state):
+            self._control_changed()
+        self._legal = None
+
+    def _forget_memories(self) -> None:
+        """After a fold: what was worked out from earlier positions is worked out again."""
+        self._can_march, self._can_march_key = {}, ()
+        self._paths_memo, self._paths_token = {}, ()
+        self._control_changed()
+        self._legal = None
+        self._looks = None                # taken afresh when the next action is recorded
