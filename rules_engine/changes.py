@@ -54,13 +54,6 @@ _look = attrgetter("loc", "red", "ent", "dig", "m", "moved", "jumped", "sea", "f
 _TURN_FLAG_KEYS = frozenset({"dig", "m", "moved", "jumped", "sea", "frm", "river", "fought", "prom"})
 
 
-def _copy(value: Any) -> Any:
-    """A deep copy of JSON data (lists, dicts, strings, numbers)."""
-    if value is None or isinstance(value, (str, int)):
-        return value
-    return marshal.loads(marshal.dumps(value))
-
-
 class ChangeRecord(GameCore):
     """Recording an action's changes (deciding) and folding them in (applying)."""
 
@@ -70,8 +63,11 @@ class ChangeRecord(GameCore):
         return self.rules_since(CHANGES_RECORDED_SINCE)
 
     def _state_snapshot(self) -> tuple[tuple[Any, ...], bytes]:
-        """The state proper besides the pieces: the plain values as they are, the
-        containers as bytes (a copy that is cheap to take and to compare)."""
+        """Taken before an action: the state proper besides the pieces, the plain
+        values as they are and the containers as bytes (a copy cheap to take and to
+        compare); the pieces' looks are taken now if they were not kept."""
+        if self._looks is None:
+            self._looks = {uid: _look(u) for uid, u in self.units.items()}
         return _values(self), marshal.dumps(_containers(self))
 
     def _changes_since(self, before: tuple[tuple[Any, ...], bytes]) -> dict[str, Any]:
@@ -81,8 +77,7 @@ class ChangeRecord(GameCore):
         depends on the position alone, not on how the game got there (played, or
         folded and played on)."""
         units, looks = self.units, self._looks
-        if looks is None:
-            looks = self._looks = {uid: _look(u) for uid, u in units.items()}
+        assert looks is not None, "_state_snapshot takes the looks before the action"
         changed = {}
         for uid in sorted(self._touched):
             look = _look(units[uid])
@@ -129,10 +124,11 @@ class ChangeRecord(GameCore):
             if not _TURN_FLAG_KEYS.isdisjoint(d):
                 flagged.add(uid)                # the next Player Turn clears them
         state = changes["state"]
-        for name, value in state.items():
-            # a copy (marshal copies plain data fastest): the state changes in place later
-            # and must not change the recorded event
-            setattr(self, name, set(value) if name in _SET_FIELDS else _copy(value))
+        if state:
+            # a copy (marshal copies plain data fastest): the state changes in place
+            # later and must not change the recorded event
+            for name, value in marshal.loads(marshal.dumps(state)).items():
+                setattr(self, name, set(value) if name in _SET_FIELDS else value)
         if not _CONTROL_FIELDS.isdisjoint(state):
             self._control_changed()
         self._legal = None
