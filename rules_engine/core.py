@@ -272,6 +272,10 @@ class GameCore:
         it themselves): the action's record of changes (changes.py) shows the piece."""
         self._touched.add(u.id)
 
+    def pieces_at(self, side: str, type_: str, loc: str) -> frozenset[str]:
+        """The pieces of a side and type in a place (box, pool, stock, draft...)."""
+        return frozenset(self._pieces_at.get((side, type_, loc), ()))
+
     def _pick_off_map(self, side: str, type_: str, loc: str) -> str | None:
         """Lowest-numbered piece of a type in the pool/stock/draft, or None."""
         there = self._pieces_at.get((side, type_, loc))

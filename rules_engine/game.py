@@ -3,15 +3,16 @@
 Two paths, kept apart:
 - deciding: ``apply(action)`` checks the action against ``legal_actions()``, then
   executes it, drawing dice from the game's die source and recording every event;
-- applying: ``replay(header, events)`` folds the recorded events into the state with no
-  legality checks and no search: from engine version 3 on each action event carries
-  what the action changed (changes.py), which the fold copies in; games of older
-  versions are replayed by executing their recorded actions again with their recorded
-  dice. ``python -m rules_engine verify`` keeps deciding every action again.
+- applying: ``replay(header, events)`` (rebuild.py) folds the recorded events into
+  the state with no legality checks and no search: from engine version 3 on each
+  action event carries what the action changed (changes.py), which the fold copies
+  in; games of older versions are replayed by executing their recorded actions again
+  with their recorded dice. ``python -m rules_engine verify`` keeps deciding every action again.
 """
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -38,21 +39,6 @@ from .turn import TurnRules
 #: it. A stored game always replays with the version it was made with
 #: (``Game.engine_version``), so a correction never rewrites a game already played.
 ENGINE_VERSION = CURRENT_DATA_VERSION
-
-
-class _ReplayDice:
-    """Feeds a replay the die values recorded in its events, in order."""
-
-    def __init__(self, values: list[int]):
-        self._values = values
-        self._next = 0
-
-    def roll(self) -> int:
-        if self._next >= len(self._values):
-            raise ValueError("the event log has fewer die rolls than its actions need")
-        value = self._values[self._next]
-        self._next += 1
-        return value
 
 
 class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, ChangeRecord):
@@ -120,21 +106,9 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, Ch
         self.rolls = 0
 
     def _index_map(self) -> None:
-        """Facts about the map the rules ask for again and again, computed once."""
-        boxes = self.map.boxes
-        self._ports = [b for b, box in boxes.items() if box.port]
-        self._cities = frozenset(b for b, box in boxes.items() if box.recruitment_city)
-        self._forts = frozenset(b for b, box in boxes.items() if box.fort)
-        self._default_owner = {b: (None if box.color == "neutral" else box.color)
-                               for b, box in boxes.items()}
-        self._kentucky = frozenset(b for b, box in boxes.items() if box.color == "neutral")
-        self._a_kentucky_box = min(self._kentucky)
-        self._shields = {s: [(b, box.shields[s]) for b, box in boxes.items() if box.shields.get(s)]
-                         for s in SIDES}
-        # 10.0: the Union wins holding every Confederate city of value 2 or 3 at once
-        self._union_objectives = tuple(sorted(
-            b for b, box in boxes.items()
-            if box.color == "confederate" and box.shields.get("confederate", 0) >= 2))
+        """Facts about the map the rules ask for again and again, computed once per
+        map and shared by its games (never changed)."""
+        self.__dict__.update(_map_facts(self.engine_version))
 
     # ------------------------------------------------------------------ public API
     def legal_actions(self) -> list[dict[str, Any]]:
@@ -320,6 +294,28 @@ def _kwargs_ok(fn: Any, action: Mapping[str, Any]) -> bool:
         return False
 
 
+@functools.cache
+def _map_facts(version: int) -> dict[str, Any]:
+    """The attributes _index_map gives every game on the map of this version."""
+    boxes = load_map(version).boxes
+    kentucky = frozenset(b for b, box in boxes.items() if box.color == "neutral")
+    return {
+        "_ports": [b for b, box in boxes.items() if box.port],
+        "_cities": frozenset(b for b, box in boxes.items() if box.recruitment_city),
+        "_forts": frozenset(b for b, box in boxes.items() if box.fort),
+        "_default_owner": {b: (None if box.color == "neutral" else box.color)
+                           for b, box in boxes.items()},
+        "_kentucky": kentucky,
+        "_a_kentucky_box": min(kentucky),
+        "_shields": {s: [(b, box.shields[s]) for b, box in boxes.items() if box.shields.get(s)]
+                     for s in SIDES},
+        # 10.0: the Union wins holding every Confederate city of value 2 or 3 at once
+        "_union_objectives": tuple(sorted(
+            b for b, box in boxes.items()
+            if box.color == "confederate" and box.shields.get("confederate", 0) >= 2)),
+    }
+
+
 # ---------------------------------------------------------------------- factories
 def _known_version(version: Any) -> int:
     """The version if this engine plays it, else ValueError naming the ones it does."""
@@ -352,7 +348,7 @@ def new_game(scenario: str = "1861", options: Any = (), seed: str | None = None,
     if scenario not in scenario_ids(engine):
         raise ValueError(f"unknown scenario {scenario!r}; known: {', '.join(scenario_ids(engine))}")
     g = Game(_header(scenario, options, extra, engine), _dice_for(seed, dice))
-    _silently(g, lambda: place_scenario(g))
+    silently(g, lambda: place_scenario(g))
     return g
 
 
@@ -365,83 +361,12 @@ def from_position(position: dict[str, Any], options: Any = (), seed: str | None 
     engine = _known_version(position.get("engine", ENGINE_VERSION))
     g = Game(_header(scenario, opts, {"position": copy.deepcopy(position)}, engine),
              _dice_for(seed, dice) if (seed is not None or dice is not None) else NoDice())
-    _silently(g, lambda: place_position(g, position))
+    silently(g, lambda: place_position(g, position))
     return g
 
 
-def replay(header: dict[str, Any], events: list[dict[str, Any]], seed: str | None = None) -> Game:
-    """Rebuild a game from its header and events (no legality checks, recorded dice)."""
-    g = Game(header, NoDice())
-    if "position" in header:
-        _silently(g, lambda: place_position(g, header["position"]))
-    else:
-        _silently(g, lambda: place_scenario(g))
-    g._recording = False
-    if g.records_changes:
-        floor = _fold_events(g, events)
-    else:
-        g._dice = _ReplayDice([e["value"] for e in events if e["type"] == "roll"])
-        floor = _execute_events(g, events)
-    # the floor is where the last action that rolled or changed the actor ended
-    g._undo_floor = _undo_floor_of(events, floor)
-    g._recording = True
-    g._legal = None
-    g.events = list(events)
-    g._dice = SeededDice(seed, g.rolls) if seed is not None else NoDice()
-    return g
-
-
-def _fold_events(g: Game, events: list[dict[str, Any]]) -> int:
-    """Fold the events in (applying path); the undo floor before extending it."""
-    fold = g.fold_action
-    for event in events:
-        if event["type"] == "action":
-            fold(event)
-    g._forget_memories()
-    return _recorded_floor(events, g.to_act)
-
-
-def _recorded_floor(events: list[dict[str, Any]], to_act_now: str | None) -> int:
-    """The undo floor read off the events, from the end: just after the last roll, or
-    after the last action once which the side to act changed. An action event names
-    the side that acted, so the side to act after one action is the side of the next."""
-    next_actor = to_act_now
-    for i in range(len(events) - 1, -1, -1):
-        event = events[i]
-        kind = event["type"]
-        if kind == "roll":
-            return i + 1
-        if kind == "action":
-            if event["side"] != next_actor:
-                return i + 1
-            next_actor = event["side"]
-    return 0
-
-
-def _execute_events(g: Game, events: list[dict[str, Any]]) -> int:
-    """Execute the recorded actions again with their recorded dice (games of versions
-    whose events carry no changes); the undo floor before extending it."""
-    floor = 0
-    for i, event in enumerate(events):
-        if event["type"] == "action":
-            before = g.to_act
-            g._execute(event["action"])
-            if g.to_act != before:
-                floor = i + 1
-        elif event["type"] == "roll":
-            floor = i + 1
-    return floor
-
-
-def _undo_floor_of(events: list[dict[str, Any]], floor: int) -> int:
-    """Extend a floor that falls inside an action's events to that action's end."""
-    n = len(events)
-    while floor < n and events[floor]["type"] != "action":
-        floor += 1
-    return floor
-
-
-def _silently(g: Game, fn: Any) -> None:
+def silently(g: Game, fn: Any) -> None:
+    """Run fn (a setup) on g without recording events."""
     g._recording = False
     fn()
     g._recording = True
@@ -450,3 +375,7 @@ def _silently(g: Game, fn: Any) -> None:
 
 def option_ids() -> list[str]:
     return sorted(options_table())
+
+
+# the applying path lives in rebuild.py; replay is part of this module's public face
+from .rebuild import replay  # noqa: E402
