@@ -64,8 +64,8 @@ class ChangeRecord(GameCore):
 
     def _state_snapshot(self) -> tuple[tuple[Any, ...], bytes]:
         """Taken before an action: the state proper besides the pieces, the plain
-        values as they are and the containers as bytes (a copy cheap to take and to
-        compare); the pieces' looks are taken now if they were not kept."""
+        values as they are and the containers as bytes (one copy, cheap to take and
+        to compare); the pieces' looks are taken now if they were not kept."""
         if self._looks is None:
             self._looks = {uid: _look(u) for uid, u in self.units.items()}
         return _values(self), marshal.dumps(_containers(self))
@@ -91,22 +91,37 @@ class ChangeRecord(GameCore):
             for name, old, new in zip(VALUE_FIELDS, values_before, values, strict=True):
                 if old != new:
                     state[name] = new
-        containers = marshal.dumps(_containers(self))
-        if containers != containers_before:
-            # both read back from their bytes: the new values come as copies, which
-            # the state may go on changing in place without changing the record
-            olds, news = marshal.loads(containers_before), marshal.loads(containers)
-            for name, old, new in zip(CONTAINER_FIELDS, olds, news, strict=True):
+        containers = _containers(self)
+        if marshal.dumps(containers) != containers_before:
+            for name, old, new in zip(CONTAINER_FIELDS, marshal.loads(containers_before), containers,
+                                      strict=True):
                 if old != new:
-                    state[name] = sorted(new) if name in _SET_FIELDS else new
+                    # a copy: the state may go on changing in place, the record may not
+                    state[name] = sorted(new) if name in _SET_FIELDS else marshal.loads(marshal.dumps(new))
         return {"units": changed, "state": state}
 
     def fold_action(self, event: dict[str, Any]) -> None:
         """Apply one recorded action event of a game that records changes: copy its
         changes into the state, with no check and no search."""
         changes = event["changes"]
+        self._fold_changes(changes["units"], changes["state"])
+
+    def fold_actions(self, events: list[dict[str, Any]]) -> None:
+        """Apply a run of recorded events at once. Each record gives a piece's whole
+        look and a field's whole value, so the last record of each piece and field is
+        what folding them one by one would leave: only those are applied."""
+        units: dict[str, dict[str, Any]] = {}
+        state: dict[str, Any] = {}
+        for event in events:
+            if event["type"] == "action":
+                changes = event["changes"]
+                units.update(changes["units"])
+                state.update(changes["state"])
+        self._fold_changes(units, state)
+
+    def _fold_changes(self, looks: dict[str, dict[str, Any]], state: dict[str, Any]) -> None:
         units, flagged, can_march = self.units, self._flagged, self._can_march
-        for uid, d in changes["units"].items():
+        for uid, d in looks.items():
             u = units[uid]
             if u.loc != d["loc"]:
                 self._relocate(uid, d["loc"])
@@ -123,7 +138,6 @@ class ChangeRecord(GameCore):
             u.m, u.frm = get("m", 0), get("frm")
             if not _TURN_FLAG_KEYS.isdisjoint(d):
                 flagged.add(uid)                # the next Player Turn clears them
-        state = changes["state"]
         if state:
             # a copy (marshal copies plain data fastest): the state changes in place
             # later and must not change the recorded event

@@ -53,10 +53,7 @@ def replay(header: dict[str, Any], events: list[dict[str, Any]], seed: str | Non
 
 def _fold_events(g: Game, events: list[dict[str, Any]]) -> int:
     """Fold the events in (applying path); the undo floor before extending it."""
-    fold = g.fold_action
-    for event in events:
-        if event["type"] == "action":
-            fold(event)
+    g.fold_actions(events)
     g._forget_memories()
     return _recorded_floor(events, g.to_act)
 
