@@ -62,42 +62,48 @@ class ChangeRecord(GameCore):
         """True for games whose action events carry their changes (and fold)."""
         return self.rules_since(CHANGES_RECORDED_SINCE)
 
-    def _state_snapshot(self) -> tuple[tuple[Any, ...], bytes]:
-        """Taken before an action: the state proper besides the pieces, the plain
-        values as they are and the containers as bytes (one copy, cheap to take and
-        to compare); the pieces' looks are taken now if they were not kept."""
-        if self._looks is None:
+    def _prepare_record(self) -> None:
+        """Called before an action is recorded: what the record compares with is
+        taken now from the position if it was not kept (a game just set up or
+        folded), and the touched pieces are forgotten."""
+        if self._looks is None or self._last_state is None:
             self._looks = {uid: _look(u) for uid, u in self.units.items()}
-        return _values(self), marshal.dumps(_containers(self))
+            # a copy of the containers (marshal copies plain data fastest)
+            self._last_state = (_values(self), list(marshal.loads(marshal.dumps(_containers(self)))))
+        self._touched.clear()
 
-    def _changes_since(self, before: tuple[tuple[Any, ...], bytes]) -> dict[str, Any]:
-        """The record of what changed since ``before`` (a ``_state_snapshot``) and in
-        the pieces touched since the touched set was last emptied. A touched piece is
-        recorded only if it looks different from its last record, so that the record
-        depends on the position alone, not on how the game got there (played, or
-        folded and played on)."""
-        units, looks = self.units, self._looks
-        assert looks is not None, "_state_snapshot takes the looks before the action"
+    def _record_changes(self) -> dict[str, Any]:
+        """The record of what differs from the last record (or from the position
+        _prepare_record took): the touched pieces that look different, the fields
+        whose values differ. Compared by value, so that the record depends on the
+        positions alone, not on how the game got there (played, or folded and played
+        on)."""
+        units, looks, last = self.units, self._looks, self._last_state
+        assert looks is not None and last is not None, "_prepare_record comes first"
         changed = {}
         for uid in sorted(self._touched):
             look = _look(units[uid])
             if look != looks[uid]:
                 looks[uid] = look
                 changed[uid] = units[uid].look()
-        values_before, containers_before = before
+        last_values, last_containers = last
         state: dict[str, Any] = {}
         values = _values(self)
-        if values != values_before:
-            for name, old, new in zip(VALUE_FIELDS, values_before, values, strict=True):
+        if values != last_values:
+            for name, old, new in zip(VALUE_FIELDS, last_values, values, strict=True):
                 if old != new:
                     state[name] = new
-        containers = _containers(self)
-        if marshal.dumps(containers) != containers_before:
-            for name, old, new in zip(CONTAINER_FIELDS, marshal.loads(containers_before), containers,
-                                      strict=True):
-                if old != new:
-                    # a copy: the state may go on changing in place, the record may not
-                    state[name] = sorted(new) if name in _SET_FIELDS else marshal.loads(marshal.dumps(new))
+            self._last_state = (values, last_containers)
+        for i, new in enumerate(_containers(self)):
+            if new != last_containers[i]:
+                name = CONTAINER_FIELDS[i]
+                # copies: the state may go on changing in place, the record and what
+                # the next record compares with may not (nor may one change the other)
+                if name in _SET_FIELDS:
+                    last_containers[i], state[name] = set(new), sorted(new)
+                else:
+                    data = marshal.dumps(new)
+                    last_containers[i], state[name] = marshal.loads(data), marshal.loads(data)
         return {"units": changed, "state": state}
 
     def fold_action(self, event: dict[str, Any]) -> None:
@@ -153,4 +159,4 @@ class ChangeRecord(GameCore):
         self._paths_memo, self._paths_token = {}, ()
         self._control_changed()
         self._legal = None
-        self._looks = None                # taken afresh when the next action is recorded
+        self._looks = self._last_state = None    # taken afresh when the next action is recorded

@@ -59,6 +59,8 @@ class GameCore:
     _flagged: set[str]                # units whose per-turn flags may be set (see _flag)
     _touched: set[str]                # pieces the action under way may have changed (see _touch)
     _looks: dict[str, tuple[Any, ...]] | None   # each piece as the changes last recorded it
+    # the state proper's plain values and (copies of its) containers, as last recorded
+    _last_state: tuple[tuple[Any, ...], list[Any]] | None
     # box -> whether a March could start there (_box_can_march), forgotten for a box
     # when a piece enters or leaves it or a unit there is flagged, and all at once when
     # anything else it depends on changes (the key: side, turn, Kentucky, containment)

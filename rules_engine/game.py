@@ -71,7 +71,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, Ch
         self._pieces_at = {}
         self._flagged = set()
         self._touched = set()
-        self._looks = None
+        self._looks = self._last_state = None
         self._can_march, self._can_march_key = {}, ()
         self._placed = {s: 0 for s in SIDES}
         self._control_epoch = 0
@@ -208,10 +208,9 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, Ch
         event = {"type": "action", "side": self.to_act, "action": _copy_action(action)}
         self._emit(event)
         if self._recording and self.records_changes:
-            before = self._state_snapshot()
-            self._touched.clear()
+            self._prepare_record()
             self._execute(action)
-            event["changes"] = self._changes_since(before)
+            event["changes"] = self._record_changes()
         else:
             self._execute(action)
         self._legal = None

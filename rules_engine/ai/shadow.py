@@ -105,7 +105,7 @@ def clone(game: Game, dice: Any) -> Game:
             state[key] = []
         elif key in _MEMORIES:
             state[key] = {}               # worked out again when needed: cheaper than a copy
-        elif key == "_looks":
+        elif key in ("_looks", "_last_state"):
             state[key] = None             # what recording changes keeps; a clone records none
         elif key == "units":
             state[key] = {uid: _copy_unit(u) for uid, u in value.items()}
