@@ -23,7 +23,7 @@ from .test_fold import check_indexes, option_sets, position
 ENGINE = rules_engine.ENGINE_VERSION
 CASES = [(scenario, options) for scenario in scenario_ids(ENGINE)
          for options in option_sets(scenario, ENGINE)]
-MAX_ACTIONS = 400             # of each random game: enough for battles, turns, recruits
+MAX_ACTIONS = 300             # of each random game: enough for battles, turns, recruits
 RESUME_POINTS = 3             # places in each game where a folded copy plays on
 
 
