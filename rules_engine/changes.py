@@ -21,7 +21,7 @@ JSON): the state holds lists, dicts, strings, numbers, booleans and None, and on
 from __future__ import annotations
 
 import marshal
-from operator import attrgetter
+from operator import attrgetter, ne
 from typing import Any
 
 from .core import GameCore
@@ -81,11 +81,12 @@ class ChangeRecord(GameCore):
         units, looks, last = self.units, self._looks, self._last_state
         assert looks is not None and last is not None, "_prepare_record comes first"
         changed = {}
-        for uid in sorted(self._touched):
-            look = _look(units[uid])
-            if look != looks[uid]:
-                looks[uid] = look
-                changed[uid] = units[uid].look()
+        if self._touched:
+            for uid in sorted(self._touched):
+                look = _look(units[uid])
+                if look != looks[uid]:
+                    looks[uid] = look
+                    changed[uid] = units[uid].look()
         last_values, last_containers = last
         state: dict[str, Any] = {}
         values = _values(self)
@@ -94,7 +95,10 @@ class ChangeRecord(GameCore):
                 if old != new:
                     state[name] = new
             self._last_state = (values, last_containers)
-        for i, new in enumerate(_containers(self)):
+        containers = _containers(self)
+        if not any(map(ne, containers, last_containers)):
+            return {"units": changed, "state": state}
+        for i, new in enumerate(containers):
             if new != last_containers[i]:
                 name = CONTAINER_FIELDS[i]
                 # copies: the state may go on changing in place, the record and what
