@@ -3,7 +3,8 @@
 From engine version 3 on, every recorded action event carries ``"changes"``: the
 pieces whose location or flags the action changed (each as ``Unit.look()`` gives
 it, without the id, side and type a piece never changes) and the fields of the state
-proper that it changed, with their new values:
+proper that it changed, with their new values (a part where nothing changed is left
+out):
 
     {"type": "action", "side": "union", "action": {...},
      "changes": {"units": {"U-VI-03": {"loc": "harpers_ferry", "m": 1, "moved": true}},
@@ -45,6 +46,9 @@ STATE_FIELDS = VALUE_FIELDS + CONTAINER_FIELDS
 _values = attrgetter(*VALUE_FIELDS)
 _containers = attrgetter(*CONTAINER_FIELDS)
 _SET_FIELDS = frozenset({"cav_only"})
+# containers of strings, numbers and None only (or None themselves): a shallow copy is a copy
+_FLAT_FIELDS = frozenset({"march_units", "control", "supply_boxes", "border_raised", "leaders",
+                          "leader_moves", "contained", "invaded_ports", "result"})
 # fields the cached facts about control follow (Army Maximum, controlled boxes)
 _CONTROL_FIELDS = frozenset({"control", "washington_loss"})
 # how a piece looks: what its record in the changes holds
@@ -52,6 +56,20 @@ _look = attrgetter("loc", "red", "ent", "dig", "m", "moved", "jumped", "sea", "f
                    "fought", "prom")
 # a piece's record names the per-turn flags it has set (Unit.to_dict)
 _TURN_FLAG_KEYS = frozenset({"dig", "m", "moved", "jumped", "sea", "frm", "river", "fought", "prom"})
+
+
+_NOTHING: dict[str, Any] = {}
+
+
+def _record(units: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """The record, without the parts where nothing changed (fewer objects to keep)."""
+    if units:
+        return {"units": units, "state": state} if state else {"units": units}
+    return {"state": state} if state else {}
+
+
+def _flat_copy(value: Any) -> Any:
+    return value if value is None else value.copy()
 
 
 class ChangeRecord(GameCore):
@@ -97,7 +115,7 @@ class ChangeRecord(GameCore):
             self._last_state = (values, last_containers)
         containers = _containers(self)
         if not any(map(ne, containers, last_containers)):
-            return {"units": changed, "state": state}
+            return _record(changed, state)
         for i, new in enumerate(containers):
             if new != last_containers[i]:
                 name = CONTAINER_FIELDS[i]
@@ -105,16 +123,18 @@ class ChangeRecord(GameCore):
                 # the next record compares with may not (nor may one change the other)
                 if name in _SET_FIELDS:
                     last_containers[i], state[name] = set(new), sorted(new)
+                elif name in _FLAT_FIELDS:
+                    last_containers[i], state[name] = _flat_copy(new), _flat_copy(new)
                 else:
                     data = marshal.dumps(new)
                     last_containers[i], state[name] = marshal.loads(data), marshal.loads(data)
-        return {"units": changed, "state": state}
+        return _record(changed, state)
 
     def fold_action(self, event: dict[str, Any]) -> None:
         """Apply one recorded action event of a game that records changes: copy its
         changes into the state, with no check and no search."""
         changes = event["changes"]
-        self._fold_changes(changes["units"], changes["state"])
+        self._fold_changes(changes.get("units", _NOTHING), changes.get("state", _NOTHING))
 
     def fold_actions(self, events: list[dict[str, Any]]) -> None:
         """Apply a run of recorded events at once. Each record gives a piece's whole
@@ -125,8 +145,10 @@ class ChangeRecord(GameCore):
         for event in events:
             if event["type"] == "action":
                 changes = event["changes"]
-                units.update(changes["units"])
-                state.update(changes["state"])
+                if "units" in changes:
+                    units.update(changes["units"])
+                if "state" in changes:
+                    state.update(changes["state"])
         self._fold_changes(units, state)
 
     def _fold_changes(self, looks: dict[str, dict[str, Any]], state: dict[str, Any]) -> None:

@@ -131,7 +131,7 @@ def test_verify_decides_again_and_catches_a_record_whose_changes_lie():
     g = random_game("1861", [], "liar")
     record = {"header": g.header, "events": as_stored(g.events), "seed": "liar"}
     assert verify_record(record) == []
-    moves = [e for e in record["events"] if e["type"] == "action" and e["changes"]["units"]]
+    moves = [e for e in record["events"] if e["type"] == "action" and "units" in e["changes"]]
     forged = moves[-1]                  # no later record puts its pieces right again
     uid, look = next(iter(forged["changes"]["units"].items()))
     look["loc"] = "stock" if look["loc"] != "stock" else "pool"      # the piece went elsewhere
