@@ -5,9 +5,12 @@ random game, replay speed, and replay against merely parsing the same log.
                                  [--engine PATH]
 
 A decision = legal_actions() + apply() of one uniformly random legal action.
-Replay = rules_engine.replay(header, events) of the finished game (no legality checks).
+Replay = rules_engine.replay(header, events) of the finished game (no legality checks):
+the fold of the recorded changes for games of engine version 3 on, the recorded actions
+executed again for older engines (``--engine PATH``).
 json.loads = parsing the same games' events from JSON text, the floor a replay of a
-stored log cannot beat; the ratio says how many times that floor the replay takes.
+stored log cannot beat; the ratio says how many times that floor the replay takes. The
+events' size in JSON is printed with it (version 3 events carry their changes).
 
 The machine may be shared: times are the process's CPU time (one core's work, not
 the waits for a busy core), each figure is timed ``--repeat`` times and the best is
@@ -89,7 +92,8 @@ def main() -> None:
           f"{play_seconds / args.games:.3f} s per game)")
     print(f"replay: {1000 * replay_seconds / args.games:.1f} ms per game, "
           f"{actions / replay_seconds:,.0f} actions/s, {events / replay_seconds:,.0f} events/s")
-    print(f"json.loads of the same events: {events / loads_seconds:,.0f} events/s; "
+    print(f"json.loads of the same events: {events / loads_seconds:,.0f} events/s "
+          f"({sum(map(len, texts)) / events:,.0f} bytes an event); "
           f"replay takes {replay_seconds / loads_seconds:.1f}x the time of json.loads")
 
 

@@ -61,6 +61,7 @@ class CombatRules(GameCore):
             self.contained.remove(box)
             for uid in att:
                 self.units[uid].ent = False        # A4.0: the attacker leaves his works
+                self._touch(self.units[uid])
         garrison = self._garrison_for(box, self.at[box]) if att_side == "union" else None
         if garrison:
             dfn.append(garrison)                                          # A5.0
@@ -76,6 +77,7 @@ class CombatRules(GameCore):
         }
         if garrison:
             self.units[garrison].red = False        # it stays "coast": never on the map
+            self._touch(self.units[garrison])
         self.phase = "battle"
         self._note("battle", box=box, attacker=att_side, round=1)
         all_cav = all(self.units[u].is_cav for u in dfn)
@@ -387,6 +389,7 @@ class CombatRules(GameCore):
 
     def _hit(self, uid: str) -> None:
         u = self.units[uid]
+        self._touch(u)
         if not u.red:
             u.red = True
             self._note("reduced", unit=uid)
@@ -463,6 +466,7 @@ class CombatRules(GameCore):
             u = self.units[uid]
             if u.type == "CD":
                 u.red, u.fought = False, True       # A5.0: one battle a turn (see _garrisons)
+                self._touch(u)
                 continue
             u.fought = True
             self._flag(u)

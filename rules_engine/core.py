@@ -57,6 +57,10 @@ class GameCore:
     _by_control: dict[tuple[str, Any], Any]  # other facts that follow from control, cleared with it
     _pieces_at: dict[tuple[str, str, str], set[str]]   # (side, type, location) -> the pieces there
     _flagged: set[str]                # units whose per-turn flags may be set (see _flag)
+    _touched: set[str]                # pieces the action under way may have changed (see _touch)
+    _looks: dict[str, tuple[Any, ...]] | None   # each piece as the changes last recorded it
+    # the state proper's plain values and (copies of its) containers, as last recorded
+    _last_state: tuple[tuple[Any, ...], list[Any]] | None
     # box -> whether a March could start there (_box_can_march), forgotten for a box
     # when a piece enters or leaves it or a unit there is flagged, and all at once when
     # anything else it depends on changes (the key: side, turn, Kentucky, containment)
@@ -181,8 +185,16 @@ class GameCore:
     # ------------------------------------------------------------------ pieces
     def _place(self, uid: str, loc: str) -> None:
         """Move a piece anywhere (box, pool, stock, draft), keeping the box index."""
+        old = self._relocate(uid, loc)
+        if old in self.at:
+            self._check_vacated(old, self.units[uid].side)
+
+    def _relocate(self, uid: str, loc: str) -> str:
+        """Move a piece and keep every index of where pieces are; no rule is asked.
+        Returns where the piece was."""
         u = self.units[uid]
         old = u.loc
+        self._touched.add(uid)
         self._can_march.pop(old, None)
         self._can_march.pop(loc, None)
         self._placed[u.side] += 1
@@ -205,8 +217,7 @@ class GameCore:
             self._occupied.add(loc)
             side_n[loc] += 1
             self._held[u.side].add(loc)
-        if old in self.at:
-            self._check_vacated(old, u.side)
+        return old
 
     def _check_vacated(self, box: str, side: str) -> None:
         """8.0 exception: Cavalry alone control a box only while they occupy it."""
@@ -255,7 +266,17 @@ class GameCore:
         """Called wherever a per-turn flag of the unit is set: the next Player Turn
         clears the flags of these units only, not of every unit on the map."""
         self._flagged.add(u.id)
+        self._touched.add(u.id)
         self._can_march.pop(u.loc, None)
+
+    def _touch(self, u: Unit) -> None:
+        """Called wherever a piece's flags change without _place or _flag (which call
+        it themselves): the action's record of changes (changes.py) shows the piece."""
+        self._touched.add(u.id)
+
+    def pieces_at(self, side: str, type_: str, loc: str) -> frozenset[str]:
+        """The pieces of a side and type in a place (box, pool, stock, draft...)."""
+        return frozenset(self._pieces_at.get((side, type_, loc), ()))
 
     def _pick_off_map(self, side: str, type_: str, loc: str) -> str | None:
         """Lowest-numbered piece of a type in the pool/stock/draft, or None."""

@@ -3,19 +3,23 @@
 Two paths, kept apart:
 - deciding: ``apply(action)`` checks the action against ``legal_actions()``, then
   executes it, drawing dice from the game's die source and recording every event;
-- applying: ``replay(header, events)`` executes the recorded actions again with the
-  recorded dice and no legality checks.
-Both run the same ``_execute`` code, so they cannot drift apart.
+- applying: ``replay(header, events)`` (rebuild.py) folds the recorded events into
+  the state with no legality checks and no search: from engine version 3 on each
+  action event carries what the action changed (changes.py), which the fold copies
+  in; games of older versions are replayed by executing their recorded actions again
+  with their recorded dice. ``python -m rules_engine verify`` keeps deciding every action again.
 """
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Mapping
 from typing import Any
 
 from . import calendar
 from .actions import Action, LegalActions
 from .advanced import AdvancedRules
+from .changes import ChangeRecord
 from .combat import CombatRules
 from .core import DieSource
 from .leaders import LeaderRules
@@ -37,22 +41,7 @@ from .turn import TurnRules
 ENGINE_VERSION = CURRENT_DATA_VERSION
 
 
-class _ReplayDice:
-    """Feeds a replay the die values recorded in its events, in order."""
-
-    def __init__(self, values: list[int]):
-        self._values = values
-        self._next = 0
-
-    def roll(self) -> int:
-        if self._next >= len(self._values):
-            raise ValueError("the event log has fewer die rolls than its actions need")
-        value = self._values[self._next]
-        self._next += 1
-        return value
-
-
-class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
+class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, ChangeRecord):
     """One game of A House Divided. Create it with new_game, replay or from_position."""
 
     def __init__(self, header: dict[str, Any], dice: DieSource):
@@ -81,6 +70,8 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self._by_control = {}
         self._pieces_at = {}
         self._flagged = set()
+        self._touched = set()
+        self._looks = self._last_state = None
         self._can_march, self._can_march_key = {}, ()
         self._placed = {s: 0 for s in SIDES}
         self._control_epoch = 0
@@ -115,21 +106,9 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
         self.rolls = 0
 
     def _index_map(self) -> None:
-        """Facts about the map the rules ask for again and again, computed once."""
-        boxes = self.map.boxes
-        self._ports = [b for b, box in boxes.items() if box.port]
-        self._cities = frozenset(b for b, box in boxes.items() if box.recruitment_city)
-        self._forts = frozenset(b for b, box in boxes.items() if box.fort)
-        self._default_owner = {b: (None if box.color == "neutral" else box.color)
-                               for b, box in boxes.items()}
-        self._kentucky = frozenset(b for b, box in boxes.items() if box.color == "neutral")
-        self._a_kentucky_box = min(self._kentucky)
-        self._shields = {s: [(b, box.shields[s]) for b, box in boxes.items() if box.shields.get(s)]
-                         for s in SIDES}
-        # 10.0: the Union wins holding every Confederate city of value 2 or 3 at once
-        self._union_objectives = tuple(sorted(
-            b for b, box in boxes.items()
-            if box.color == "confederate" and box.shields.get("confederate", 0) >= 2))
+        """Facts about the map the rules ask for again and again, computed once per
+        map and shared by its games (never changed)."""
+        self.__dict__.update(_map_facts(self.engine_version))
 
     # ------------------------------------------------------------------ public API
     def legal_actions(self) -> list[dict[str, Any]]:
@@ -226,8 +205,14 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules):
 
     # ------------------------------------------------------------------ machinery
     def _run(self, action: Mapping[str, Any]) -> None:
-        self._emit({"type": "action", "side": self.to_act, "action": _copy_action(action)})
-        self._execute(action)
+        event = {"type": "action", "side": self.to_act, "action": _copy_action(action)}
+        self._emit(event)
+        if self._recording and self.records_changes:
+            self._prepare_record()
+            self._execute(action)
+            event["changes"] = self._record_changes()
+        else:
+            self._execute(action)
         self._legal = None
 
     def _execute(self, action: Mapping[str, Any]) -> None:
@@ -308,6 +293,28 @@ def _kwargs_ok(fn: Any, action: Mapping[str, Any]) -> bool:
         return False
 
 
+@functools.cache
+def _map_facts(version: int) -> dict[str, Any]:
+    """The attributes _index_map gives every game on the map of this version."""
+    boxes = load_map(version).boxes
+    kentucky = frozenset(b for b, box in boxes.items() if box.color == "neutral")
+    return {
+        "_ports": [b for b, box in boxes.items() if box.port],
+        "_cities": frozenset(b for b, box in boxes.items() if box.recruitment_city),
+        "_forts": frozenset(b for b, box in boxes.items() if box.fort),
+        "_default_owner": {b: (None if box.color == "neutral" else box.color)
+                           for b, box in boxes.items()},
+        "_kentucky": kentucky,
+        "_a_kentucky_box": min(kentucky),
+        "_shields": {s: [(b, box.shields[s]) for b, box in boxes.items() if box.shields.get(s)]
+                     for s in SIDES},
+        # 10.0: the Union wins holding every Confederate city of value 2 or 3 at once
+        "_union_objectives": tuple(sorted(
+            b for b, box in boxes.items()
+            if box.color == "confederate" and box.shields.get("confederate", 0) >= 2)),
+    }
+
+
 # ---------------------------------------------------------------------- factories
 def _known_version(version: Any) -> int:
     """The version if this engine plays it, else ValueError naming the ones it does."""
@@ -340,7 +347,7 @@ def new_game(scenario: str = "1861", options: Any = (), seed: str | None = None,
     if scenario not in scenario_ids(engine):
         raise ValueError(f"unknown scenario {scenario!r}; known: {', '.join(scenario_ids(engine))}")
     g = Game(_header(scenario, options, extra, engine), _dice_for(seed, dice))
-    _silently(g, lambda: place_scenario(g))
+    silently(g, lambda: place_scenario(g))
     return g
 
 
@@ -353,46 +360,12 @@ def from_position(position: dict[str, Any], options: Any = (), seed: str | None 
     engine = _known_version(position.get("engine", ENGINE_VERSION))
     g = Game(_header(scenario, opts, {"position": copy.deepcopy(position)}, engine),
              _dice_for(seed, dice) if (seed is not None or dice is not None) else NoDice())
-    _silently(g, lambda: place_position(g, position))
+    silently(g, lambda: place_position(g, position))
     return g
 
 
-def replay(header: dict[str, Any], events: list[dict[str, Any]], seed: str | None = None) -> Game:
-    """Rebuild a game from its header and events (no legality checks, recorded dice)."""
-    rolls = [e["value"] for e in events if e["type"] == "roll"]
-    g = Game(header, _ReplayDice(rolls))
-    if "position" in header:
-        _silently(g, lambda: place_position(g, header["position"]))
-    else:
-        _silently(g, lambda: place_scenario(g))
-    g._recording = False
-    floor = 0
-    for i, event in enumerate(events):
-        if event["type"] == "action":
-            before = g.to_act
-            g._execute(event["action"])
-            if g.to_act != before:
-                floor = i + 1
-        elif event["type"] == "roll":
-            floor = i + 1
-    # the floor is where the last action that rolled or changed the actor ended
-    g._undo_floor = _undo_floor_of(events, floor)
-    g._recording = True
-    g._legal = None
-    g.events = list(events)
-    g._dice = SeededDice(seed, g.rolls) if seed is not None else NoDice()
-    return g
-
-
-def _undo_floor_of(events: list[dict[str, Any]], floor: int) -> int:
-    """Extend a floor that falls inside an action's events to that action's end."""
-    n = len(events)
-    while floor < n and events[floor]["type"] != "action":
-        floor += 1
-    return floor
-
-
-def _silently(g: Game, fn: Any) -> None:
+def silently(g: Game, fn: Any) -> None:
+    """Run fn (a setup) on g without recording events."""
     g._recording = False
     fn()
     g._recording = True
@@ -401,3 +374,7 @@ def _silently(g: Game, fn: Any) -> None:
 
 def option_ids() -> list[str]:
     return sorted(options_table())
+
+
+# the applying path lives in rebuild.py; replay is part of this module's public face
+from .rebuild import replay  # noqa: E402

@@ -35,6 +35,9 @@ DATA_DIR = Path(__file__).parent / "data"
 DATA_VERSIONS: dict[int, tuple[Path, tuple[str, ...]]] = {
     1: (DATA_DIR / "v1", ("1861", "1861-short", "1862", "1863", "1864")),
     2: (DATA_DIR, ("1861", "1861-short", "1861-first-printing", "1862", "1863", "1864")),
+    # version 3 plays the map and rules of version 2; its action events carry what
+    # each action changed, so that its games replay by folding (changes.py)
+    3: (DATA_DIR, ("1861", "1861-short", "1861-first-printing", "1862", "1863", "1864")),
 }
 CURRENT_DATA_VERSION = max(DATA_VERSIONS)
 

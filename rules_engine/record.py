@@ -183,7 +183,9 @@ class _Feed:
 
 class Stepper:
     """Folds a stored log one event at a time through the applying path (no legality
-    checks, recorded dice) and says after which events the game rested, with its state.
+    checks, no search: the changes each action event carries, or for games of engine
+    versions before 3 the action executed again with its recorded dice) and says after
+    which events the game rested, with its state.
 
         st = Stepper(header)
         for ev in stored_events: changed = st.push(ev)   # True: st.game is a new rest state
@@ -207,6 +209,11 @@ class Stepper:
         if not self._pending:
             return False
         group, self._pending = self._pending, []
+        if self.game.records_changes:
+            for e in group:
+                if e.get("type") == "action":
+                    self.game.fold_action(e)
+            return True
         self.feed.values.extend(e["value"] for e in group if e.get("type") == "roll")
         for e in group:
             if e.get("type") == "action":

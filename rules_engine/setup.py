@@ -67,8 +67,7 @@ def _fill_pools(g: Game, draft_now: bool, pool: dict[str, dict[str, int]] | None
     for side in SIDES:
         reserve = per * len(later) if side == "union" else 0
         for type_ in ("MI", "MC"):
-            spare = [u for u in sorted(g.units) if g.units[u].side == side
-                     and g.units[u].type == type_ and g.units[u].loc == "stock"]
+            spare = sorted(g.pieces_at(side, type_, "stock"))
             if pool is not None:
                 wanted = pool.get(side, {}).get(type_, 0)
                 if wanted > len(spare):

@@ -70,10 +70,32 @@ class Unit:
         return self.type[1] == "C"
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"id": self.id, "side": self.side, "type": self.type, "loc": self.loc}
-        for flag in ("red", "ent", "dig", "moved", "jumped", "sea", "river", "fought", "prom"):
-            if getattr(self, flag):
-                d[flag] = True
+        d: dict[str, Any] = {"id": self.id, "side": self.side, "type": self.type}
+        d.update(self.look())
+        return d
+
+    def look(self) -> dict[str, Any]:
+        """What may change of the piece: its location and the flags it has set."""
+        d: dict[str, Any] = {"loc": self.loc}
+        # spelled out: asked for every piece an action changes (changes.py)
+        if self.red:
+            d["red"] = True
+        if self.ent:
+            d["ent"] = True
+        if self.dig:
+            d["dig"] = True
+        if self.moved:
+            d["moved"] = True
+        if self.jumped:
+            d["jumped"] = True
+        if self.sea:
+            d["sea"] = True
+        if self.river:
+            d["river"] = True
+        if self.fought:
+            d["fought"] = True
+        if self.prom:
+            d["prom"] = True
         if self.m:
             d["m"] = self.m
         if self.frm is not None:

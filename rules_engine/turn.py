@@ -103,14 +103,17 @@ class TurnRules(GameCore):
             u = units[uid]
             if u.loc in at:
                 u.clear_turn_flags()
+                self._touch(u)
             else:
                 off_map.add(uid)                # cleared once back on the map, as ever
         self._flagged = off_map
         for box in self._forts & self._occupied:
             for uid in at[box]:
                 units[uid].ent = True                                # 4.3 permanent entrenchment
+                self._touch(units[uid])
         for gid in self._garrisons:
             units[gid].fought = False                                # A5.0 garrisons
+            self._touch(units[gid])
         self.leader_moves, self.sea_trips = {}, []                   # A8.2
         self.march_spent = False                                     # A4.0
         self._note("player_turn", turn=self.turn, date=calendar.label(self.turn), side=side)
@@ -176,6 +179,7 @@ class TurnRules(GameCore):
             for u in self.units.values():
                 if u.red:
                     u.red = False                                    # 5.7 recovery
+                    self._touch(u)
         captured = self._capture(self.side)
         if "A4.0" in self.options and self.side == "union":
             self._note_invaded_ports(captured)
@@ -445,6 +449,7 @@ class TurnRules(GameCore):
     def _do_refit(self, unit: str) -> None:
         u = self.units[unit]
         u.red = False
+        self._touch(u)
         if self.phase == "movement":
             self.active, self.march_units = None, []
             self._spend_march()

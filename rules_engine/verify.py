@@ -72,7 +72,7 @@ def verify_export(record: dict[str, Any]) -> list[str]:
 
 def _verify_engine_events(header: dict[str, Any], events: list[dict[str, Any]], seed: str | None,
                           want: str | None, labels: list[str] | None = None) -> list[str]:
-    from .game import Game, _silently
+    from .game import Game, silently
     from .setup import place_position, place_scenario
 
     def at(i: int) -> str:
@@ -90,7 +90,7 @@ def _verify_engine_events(header: dict[str, Any], events: list[dict[str, Any]], 
                 problems.append(f"die {i + 1} ({event.get('purpose')}) shows {event['value']}, "
                                 f"but the seed gives {expected}")
     game = Game(header, ScriptedDice([e["value"] for e in rolls]))
-    _silently(game, lambda: place_position(game, header["position"]) if "position" in header
+    silently(game, lambda: place_position(game, header["position"]) if "position" in header
               else place_scenario(game))
     i = 0
     while i < len(events):

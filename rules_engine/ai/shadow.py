@@ -74,6 +74,9 @@ class Shadow:
         for i, event in enumerate(new):
             if event["type"] != "action":
                 continue
+            if self.game.records_changes:
+                self.game.fold_action(event)       # the recorded changes: nothing to work out
+                continue
             dice = _RecordedDice()
             for later in new[i + 1:]:
                 if later["type"] == "action":
@@ -102,6 +105,8 @@ def clone(game: Game, dice: Any) -> Game:
             state[key] = []
         elif key in _MEMORIES:
             state[key] = {}               # worked out again when needed: cheaper than a copy
+        elif key in ("_looks", "_last_state"):
+            state[key] = None             # what recording changes keeps; a clone records none
         elif key == "units":
             state[key] = {uid: _copy_unit(u) for uid, u in value.items()}
         elif key == "at":

@@ -78,7 +78,7 @@ def test_a_new_game_beside_it_is_on_the_printed_board(old_site):
     client = _login(srv.base, info["union"], info["password"])
     r = client.post("/api/games", json={"scenario": "1862", "side": "union", "mode": "live"})
     assert r.status_code == 201, r.text
-    assert r.json()["header"]["engine"] == 2
+    assert r.json()["header"]["engine"] == 3          # the printed board, each action recording its changes
     page = httpx.get(f"{srv.base}/games/{r.json()['id']}").text
     assert "franklin_wv" in page and "atlantic_city" in page
     old_map = httpx.get(f"{srv.base}/api/map", params={"engine": 1}).json()
