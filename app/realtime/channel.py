@@ -1,17 +1,20 @@
 """One game's sockets in this process (Channel) and one socket (Subscriber).
 
 A committed change is serialised once (Change.text), framed once (Change.frame) and the
-same bytes are written to every subscriber's socket; a slow socket never delays the
+same bytes are written to every subscriber's socket; sockets of protocol v2 get the
+"changes" frame instead (the state's delta, worked out once per change from the last
+state the channel kept); a slow socket never delays the
 others (it is dropped when its unsent output grows too large, and reconnects with
 ?after=N). Changes reach each socket in seq order; a gap is filled from the table.
 """
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from typing import TYPE_CHECKING, Any
 
-from ..games.records import Change, ws_frame
+from ..games.records import Change, state_delta, ws_frame
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -30,11 +33,13 @@ class Subscriber:
       socket that calls websocket.send_text.
     """
     __slots__ = ("queue", "ready", "pending", "seq", "user_id", "want_state", "closed",
-                 "close_reason", "channel", "transport", "max_buffer", "presence")
+                 "close_reason", "channel", "transport", "max_buffer", "presence", "deltas")
 
     def __init__(self, user_id: int | None, want_state: bool, limit: int, transport: Any = None,
-                 max_buffer: int = 4 << 20):
+                 max_buffer: int = 4 << 20, deltas: bool = False):
         self.transport = transport
+        # protocol v2: "changes" (the state's delta) instead of "events" with the whole state
+        self.deltas = deltas
         self.queue: asyncio.Queue[str | None] | None = None if transport is not None else asyncio.Queue(maxsize=limit)
         self.max_buffer = max_buffer
         self.ready = False
@@ -96,14 +101,16 @@ class Subscriber:
 
     def send_change(self, change: Change) -> None:
         sides = self.sides(change.seats) if (change.legal is not None and self.user_id is not None) else ()
+        # a v2 socket gets the delta when it has the state the delta starts from, else the whole state
+        delta = self.deltas and change.delta_json is not None and change.first_seq == self.seq + 1
         if self.transport is not None:
-            frame = change.frame(self.want_state)
+            frame = change.changes_frame() if delta else change.frame(self.want_state)
             for side in sides:  # a player's socket: the events and its legal actions in one write
                 frame += change.legal_frame(side) or b""
             if not self.closed:
                 self._write(frame)
         else:
-            self.put(change.text(self.want_state))
+            self.put(change.changes_text() if delta else change.text(self.want_state))
             for side in sides:
                 t = change.legal_text(side)
                 if t:
@@ -126,18 +133,24 @@ class Channel:
         # counters (not a scan of subs): worker threads read them while the loop changes subs
         self.n_state = 0
         self.n_users = 0
+        self.n_deltas = 0
+        # the state after seq last_state_seq (parsed once per change), for the v2 deltas
+        self.last_state: dict | None = None
+        self.last_state_seq = -1
 
     def add(self, sub: Subscriber) -> None:
         if sub not in self.subs:
             self.subs.add(sub)
             self.n_state += sub.want_state
             self.n_users += sub.user_id is not None
+            self.n_deltas += sub.deltas
 
     def remove(self, sub: Subscriber) -> None:
         if sub in self.subs:
             self.subs.discard(sub)
             self.n_state -= sub.want_state
             self.n_users -= sub.user_id is not None
+            self.n_deltas -= sub.deltas
 
     # -- flags read by worker threads
     def want_state(self) -> bool:
@@ -171,9 +184,21 @@ class Channel:
         if change.first_seq <= self.delivered:
             change = change.after(self.delivered)
         self.delivered = change.last_seq
+        self.note_state(change)
         self.hub.seats[self.game_id] = change.seats
         for sub in list(self.subs):
             offer(sub, change)
+
+    def note_state(self, change: Change) -> None:
+        """Keep the state after this change, and give the change its delta from the state
+        kept before it (once for all v2 sockets). Without v2 sockets nothing is kept."""
+        if not self.n_deltas or change.state_json is None:
+            self.last_state, self.last_state_seq = None, -1
+            return
+        state = json.loads(change.state_json)
+        if self.last_state is not None and self.last_state_seq == change.first_seq - 1:
+            change.delta_json = json.dumps(state_delta(self.last_state, state), separators=(",", ":"))
+        self.last_state, self.last_state_seq = state, change.last_seq
 
     def request_fill(self, target: int) -> None:
         self.fill_target = max(self.fill_target, target)
