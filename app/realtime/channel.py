@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from ..games.records import Change, state_delta, ws_frame
@@ -21,6 +22,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("app.hub")
 
+# A watcher's socket written to less than this long ago gets its next frames together at
+# the end of the window: when moves come fast, one write (one system call, which on a
+# busy server costs more than building the frame) carries several of them, instead of
+# one write per frame per socket. A socket idle for longer is written to at once, so an
+# isolated move is not delayed. Players' sockets are always written to at once.
+BATCH_WINDOW_S = 0.004
+
 
 class Subscriber:
     """One socket. Two ways to write to it:
@@ -28,16 +36,22 @@ class Subscriber:
     * raw (the default with uvicorn): the frame of each change is built once and written
       straight to every socket's transport: no per-socket serialisation, task or queue.
       A socket whose unsent output passes `max_buffer` bytes is too slow and is dropped
-      (the client reconnects with ?after=<last seq>).
+      (the client reconnects with ?after=<last seq>). A watcher's frames that come
+      within BATCH_WINDOW_S of its last write are joined into one write.
     * queued (any other ASGI server, or compression on): a queue and a writer task per
       socket that calls websocket.send_text.
     """
     __slots__ = ("queue", "ready", "pending", "seq", "user_id", "want_state", "closed",
-                 "close_reason", "channel", "transport", "max_buffer", "presence", "deltas")
+                 "close_reason", "channel", "transport", "max_buffer", "presence", "deltas", "batched",
+                 "out", "last_write")
 
     def __init__(self, user_id: int | None, want_state: bool, limit: int, transport: Any = None,
-                 max_buffer: int = 4 << 20, deltas: bool = False):
+                 max_buffer: int = 4 << 20, deltas: bool = False, batched: bool = False):
         self.transport = transport
+        # a watcher (no seat in the game): its writes may be joined (BATCH_WINDOW_S)
+        self.batched = batched
+        self.out: list[bytes] | None = None  # frames waiting for the end of the window
+        self.last_write = 0.0
         # protocol v2: "changes" (the state's delta) instead of "events" with the whole state
         self.deltas = deltas
         self.queue: asyncio.Queue[str | None] | None = None if transport is not None else asyncio.Queue(maxsize=limit)
@@ -66,7 +80,25 @@ class Subscriber:
             self._too_slow()
             t.abort()
             return
+        if self.out is not None:  # a write is due at the end of the window: join it
+            self.out.append(frame)
+            return
+        if self.batched:
+            now = time.monotonic()
+            if now - self.last_write < BATCH_WINDOW_S and self.channel is not None:
+                self.out = [frame]
+                self.channel.write_later(self)
+                return
+            self.last_write = now
         t.write(frame)
+
+    def flush(self) -> None:
+        """Write the frames joined during the window (in one write)."""
+        out, self.out = self.out, None
+        if not out or self.closed or self.transport.is_closing():
+            return
+        self.last_write = time.monotonic()
+        self.transport.write(out[0] if len(out) == 1 else b"".join(out))
 
     def put(self, text: str, frame: bytes | None = None) -> None:
         if self.closed:
@@ -137,6 +169,17 @@ class Channel:
         # the state after seq last_state_seq (parsed once per change), for the v2 deltas
         self.last_state: dict | None = None
         self.last_state_seq = -1
+        self.due: list[Subscriber] = []  # watchers with frames waiting for the window's end
+
+    def write_later(self, sub: Subscriber) -> None:
+        if not self.due:
+            asyncio.get_running_loop().call_later(BATCH_WINDOW_S, self.flush_due)
+        self.due.append(sub)
+
+    def flush_due(self) -> None:
+        due, self.due = self.due, []
+        for sub in due:
+            sub.flush()
 
     def add(self, sub: Subscriber) -> None:
         if sub not in self.subs:

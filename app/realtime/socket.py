@@ -200,7 +200,7 @@ async def game_socket(ws: WebSocket):
     del info
     transport = await _raw_transport(ws)
     sub = Subscriber(user.id if user else None, want_state, ws.app.state.settings.ws_queue_limit, transport,
-                     deltas=deltas)
+                     deltas=deltas, batched=user is None or user.id not in seats.values())
     await _serve(ws, sub, user, game_id, seats, after)
 
 
