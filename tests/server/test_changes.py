@@ -6,13 +6,32 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
+import subprocess
+from pathlib import Path
 
+import pytest
 import websockets
 
 from app.games.records import apply_delta, state_delta
 from app.realtime import protocol
 
-from .helpers import new_match, play_random, ws_recv, ws_until
+from .helpers import ROOT, new_match, play_random, ws_recv, ws_until
+
+# the game page's own code (static/game-state.js) applies the recorded messages
+PAGE_SCRIPT = """
+const { GameState } = await import(process.argv[2]);
+const { readFileSync } = await import("node:fs");
+const [snapshot, ...messages] = JSON.parse(readFileSync(process.argv[3], "utf8"));
+const g = new GameState({});
+g.applySnapshot(snapshot);
+const behind = new GameState({});
+behind.applySnapshot(snapshot);
+behind.seq -= 1;
+const refused = behind.applyChanges(messages[0]) === null;
+for (const m of messages) if (g.applyChanges(m) === null) throw new Error("base " + m.base + " at " + g.seq);
+process.stdout.write(JSON.stringify({ seq: g.seq, status: g.status, toAct: g.toAct, state: g.state, refused }));
+"""
 
 
 def _by_id(state: dict) -> str:
@@ -20,7 +39,7 @@ def _by_id(state: dict) -> str:
     return json.dumps({**state, "units": sorted(state["units"], key=lambda u: u["id"])}, sort_keys=True)
 
 
-async def test_a_v2_client_after_many_changes_has_the_fresh_state(server):
+async def test_a_v2_client_after_many_changes_has_the_fresh_state(server, tmp_path):
     a, b, gid = new_match(server.base)
     seats = {"union": a, "confederate": b}
     url = f"{server.ws_base}/ws/games/{gid}"
@@ -33,10 +52,11 @@ async def test_a_v2_client_after_many_changes_has_the_fresh_state(server):
         made = play_random(server.base, seats, gid, random.Random(11), 40)
         assert made == 40
         last = a.game(gid)["seq"]
-        kinds, v2_bytes = set(), 0
+        kinds, v2_bytes, recorded = set(), 0, [snap]
         while seq < last:
             raw = await v2.recv()
             m = json.loads(raw)
+            recorded.append(m)
             if m["type"] not in ("changes", "events"):
                 continue
             protocol.SERVER_MESSAGES.validate_json(raw)
@@ -60,6 +80,22 @@ async def test_a_v2_client_after_many_changes_has_the_fresh_state(server):
         assert fresh["seq"] == seq
         assert _by_id(state) == _by_id(fresh["state"])
         assert v2_bytes * 3 < v1_bytes  # the deltas are a fraction of the whole states
+    if shutil.which("node") is None:
+        pytest.skip("needs node to run static/game-state.js")
+    page = _on_the_page(recorded, tmp_path)
+    assert page["seq"] == fresh["seq"] and page["toAct"] == fresh["to_act"] and page["status"] == fresh["status"]
+    assert _by_id(page["state"]) == _by_id(fresh["state"])
+    assert page["refused"]  # a page one seq behind the first base does not apply it
+
+
+def _on_the_page(messages: list[dict], folder: Path) -> dict:
+    """The page's state after the snapshot and the "changes" messages."""
+    script, data = folder / "page.mjs", folder / "messages.json"
+    script.write_text(PAGE_SCRIPT)
+    data.write_text(json.dumps([m for m in messages if m["type"] in ("snapshot", "changes")]))
+    run = subprocess.run(["node", str(script), (ROOT / "static" / "game-state.js").as_uri(), str(data)],
+                         capture_output=True, text=True, timeout=60, check=True)
+    return json.loads(run.stdout)
 
 
 async def test_a_v2_client_that_missed_a_change_resyncs(server):
