@@ -36,9 +36,16 @@ class Database:
         self._write_lock = threading.Lock() if self.is_sqlite else None
 
     @contextlib.contextmanager
-    def read(self):
-        """A Core connection for reading (the hot paths avoid the ORM's overhead)."""
+    def read(self, statements_apart: bool = False):
+        """A Core connection for reading (the hot paths avoid the ORM's overhead).
+
+        statements_apart (Postgres): no transaction around the statements, so no BEGIN
+        and ROLLBACK round trips; each statement sees what was committed when it ran, as
+        it would inside a READ COMMITTED transaction anyway. For reads that check what
+        they read (the games row's seq bounds the events read after it)."""
         with self.engine.connect() as conn:
+            if statements_apart and not self.is_sqlite:
+                conn = conn.execution_options(isolation_level="AUTOCOMMIT")
             yield conn
 
     @contextlib.contextmanager

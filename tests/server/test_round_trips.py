@@ -152,3 +152,28 @@ def test_two_workers_take_turns_without_replaying(db_url, moves):
             assert json.dumps(svc.get_game(gid, None)["state"], sort_keys=True) == want
     finally:
         db.dispose()
+
+
+def test_a_process_behind_reads_the_new_events_in_three_round_trips(pg_url, tmp_path):
+    upgrade(pg_url)
+    db = Database(pg_url)
+    try:
+        mover, users, gid = _match(db)
+        watcher = GameService(db, inline=True, game_seed=TEST_GAME_SEED)
+        rng = random.Random(9)
+        seen = watcher.get_game(gid, None)["seq"]  # the watching process has the game cached
+        for _ in range(6):  # warm: psycopg prepares a statement on its fifth use (one round trip, once)
+            seen = _move(mover, users, gid, rng)["seq"]
+            watcher.load_change(gid, seen - 1, True, True)
+        out = _move(mover, users, gid, rng)
+        counter = WireCounter(db, tmp_path)
+        before, replays = counter.total(), watcher.replays
+        change = watcher.load_change(gid, seen, True, True)
+        after = counter.total()
+        assert change is not None and change.first_seq == seen + 1 and change.last_seq == out["seq"]
+        assert json.loads(change.state_json or "null") == mover.get_game(gid, None)["state"]
+        assert watcher.replays == replays
+        # the games row, the new events, the new commands' sides: no BEGIN, no ROLLBACK
+        assert (after["Sync"] - before["Sync"]) + (after["Query"] - before["Query"]) == 3, (before, after)
+    finally:
+        db.dispose()
