@@ -25,7 +25,8 @@ measure the server, not JSON parsing in the client.
 
 --workers N (Postgres) starts N server processes on the same database; each game's
 sockets are dealt across them (the two players on different processes, the spectators
-in turn), so every move crosses processes. --server-root runs the server of another
+in turn), so every move crosses processes, or with --deal games each game's sockets
+all go to one process (games dealt in turn). --server-root runs the server of another
 checkout (e.g. a `git worktree` of main, with --full-state) for before/after figures.
 
     .venv/bin/python bench/server_bench.py                      # both databases
@@ -190,6 +191,14 @@ class Table:
         self.stop = False
         self.finished = False
         self.think = 0.0  # seconds a player waits before each decision (paced scenarios)
+        self.index = 0  # the table's number (--deal games: its sockets all on server index % N)
+
+    def server_of(self, k: int) -> ServerProc:
+        """The server process of this table's k-th socket (0, 1: the players)."""
+        srvs = self.bench.srvs
+        if self.bench.args.deal == "games":
+            return srvs[self.index % len(srvs)]
+        return srvs[k % len(srvs)]
 
     def arrive(self, seq: int, t: float) -> None:
         e = self.pending.get(seq)
@@ -218,8 +227,7 @@ class Table:
         self.pending.clear()
 
     async def player(self, side: str, token: str) -> None:
-        srvs = self.bench.srvs  # the two players on different processes when there are several
-        url = f"{srvs[(side == 'confederate') % len(srvs)].ws_base}/ws/games/{self.gid}?token={token}&state=0"
+        url = f"{self.server_of(int(side == 'confederate')).ws_base}/ws/games/{self.gid}?token={token}&state=0"
         async with websockets.connect(url, max_queue=None, compression=None, max_size=None) as ws:
             snap = json.loads(await ws.recv())
             seq = snap["seq"]
@@ -257,7 +265,7 @@ class Table:
             path = f"/ws/games/{self.gid}?{b.spectator_query()}"
             socks = []
             for i in range(self.n_spectators):
-                socks.append(await raw_spectator(b.srvs[i % len(b.srvs)].ws_base, path, self.arrive))
+                socks.append(await raw_spectator(self.server_of(i).ws_base, path, self.arrive))
             b.spectators.extend(socks)  # their traffic counts while they live
             tasks = [asyncio.create_task(self.player(side, tok)) for side, (_, tok) in self.players.items()]
             try:
@@ -308,8 +316,9 @@ class Bench:
         per_game = [spectators // games + (1 if i < spectators % games else 0) for i in range(games)]
         tables = [Table(self, {"union": users[2 * i], "confederate": users[2 * i + 1]}, per_game[i],
                         random.Random(i)) for i in range(games)]
-        if rate:
-            for t in tables:
+        for i, t in enumerate(tables):
+            t.index = i
+            if rate:
                 t.think = games / rate
         self.stats = Stats()
         runs = [asyncio.create_task(t.run()) for t in tables]
@@ -337,7 +346,7 @@ class Bench:
                "server_cpu_percent": round(100 * (cpu1 - cpu0) / elapsed, 0),
                "server_cpu_us_per_action": round(1e6 * (cpu1 - cpu0) / max(1, st.actions)),
                "bytes_per_update": round((bytes1 - bytes0) / (n1 - n0)) if n1 > n0 else None,
-               "workers": len(self.srvs), "spectators_follow": self.spectator_query(),
+               "workers": len(self.srvs), "deal": self.args.deal, "spectators_follow": self.spectator_query(),
                "load_average": [round(x, 2) for x in os.getloadavg()]}
         print(json.dumps(res), flush=True)
         return res
@@ -446,6 +455,9 @@ def main() -> None:
                     help="spectators use protocol v1 with the whole state in every update (?state=1)")
     ap.add_argument("--workers", type=int, default=1, help="server processes on the same database (Postgres)")
     ap.add_argument("--server-root", help="run the server from this checkout (before/after figures)")
+    ap.add_argument("--deal", choices=["sockets", "games"], default="sockets",
+                    help="with several workers: every game's sockets across them (each move crosses "
+                         "processes), or whole games to one worker each")
     ap.add_argument("--json", help="write all results to this file")
     ap.add_argument("--keep", action="store_true", help="keep the server log and SQLite file")
     args = ap.parse_args()
