@@ -7,18 +7,21 @@
 * Two services on one database (two worker processes) that take turns moving in the
   same game: each brings its cached game forward by the events the other appended,
   without ever replaying the whole game, and both end where a fresh replay ends.
+* A pooled connection is pinged only after sitting idle; a dead one is replaced.
 """
 from __future__ import annotations
 
 import json
 import random
 
+import psycopg
 import pytest
 from sqlalchemy import event, text
 
 from app.accounts.auth import Accounts
 from app.games.service import GameService
 from app.models import utcnow
+from app.store import db as db_module
 from app.store.db import Database
 from app.store.events import MUTABLE, EventRec, Stale, load_game
 from app.store.events import append as store_append
@@ -175,5 +178,21 @@ def test_a_process_behind_reads_the_new_events_in_three_round_trips(pg_url, tmp_
         assert watcher.replays == replays
         # the games row, the new events, the new commands' sides: no BEGIN, no ROLLBACK
         assert (after["Sync"] - before["Sync"]) + (after["Query"] - before["Query"]) == 3, (before, after)
+    finally:
+        db.dispose()
+
+
+def test_a_connection_idle_in_the_pool_is_pinged_and_replaced_when_dead(pg_url, monkeypatch):
+    db = Database(pg_url)
+    try:
+        with db.read() as s:
+            first = s.execute(text("SELECT pg_backend_pid()")).scalar()
+        with db.read() as s:  # used a moment ago: no ping, the same connection
+            assert s.execute(text("SELECT pg_backend_pid()")).scalar() == first
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (first,))
+        monkeypatch.setattr(db_module, "PING_AFTER_IDLE_S", 0.0)  # as if it sat idle long enough
+        with db.read() as s:  # the ping finds it dead: a fresh connection, no error
+            assert s.execute(text("SELECT pg_backend_pid()")).scalar() != first
     finally:
         db.dispose()
