@@ -189,6 +189,7 @@ class Table:
         self.pending: dict[int, list] = {}
         self.receivers = 0
         self.stop = False
+        self.moves_seen = 0  # updates that reached every socket of the table (warm-up)
         self.finished = False
         self.think = 0.0  # seconds a player waits before each decision (paced scenarios)
         self.index = 0  # the table's number (--deal games: its sockets all on server index % N)
@@ -210,6 +211,7 @@ class Table:
         e[2] = t
         if e[1] == self.receivers:
             del self.pending[seq]
+            self.moves_seen += 1
             st = self.bench.stats
             if st.measuring:
                 st.latencies.append(e[2] - e[0])
@@ -322,7 +324,12 @@ class Bench:
                 t.think = games / rate
         self.stats = Stats()
         runs = [asyncio.create_task(t.run()) for t in tables]
-        await asyncio.sleep(max(2.0, spectators / 250))  # let everyone connect and warm up
+        # warm up: every table connected and a few of its moves reached all its sockets (on a
+        # busy machine creating 50 games takes longer than any fixed pause)
+        await asyncio.sleep(max(2.0, spectators / 250))
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and not all(t.moves_seen >= 3 for t in tables):
+            await asyncio.sleep(0.2)
         t0 = time.perf_counter()
         self.stats.measuring = True
         cpu0, (bytes0, n0) = self.cpu(), self.update_traffic()
