@@ -229,8 +229,14 @@ class Channel:
         self.delivered = change.last_seq
         self.note_state(change)
         self.hub.seats[self.game_id] = change.seats
-        for sub in list(self.subs):
-            offer(sub, change)
+        subs = list(self.subs)
+        # the players first: their next decision waits for this change, a watcher's does not
+        for sub in subs:
+            if not sub.batched:
+                offer(sub, change)
+        for sub in subs:
+            if sub.batched:
+                offer(sub, change)
 
     def note_state(self, change: Change) -> None:
         """Keep the state after this change, and give the change its delta from the state
