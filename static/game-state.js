@@ -106,24 +106,12 @@ export function applyDelta(state, delta) {
   return next;
 }
 
-// The replay's frames as states: the first in full, then only what changed (units by id).
+// The replay's frames as states: the first in full, then only what changed (applyDelta).
 export function foldFrames(frames) {
   const out = [];
-  let top = null, units = null;
+  let top = null;
   for (const f of frames) {
-    if (f.full) {
-      top = { ...f.full }; units = new Map(f.full.units.map((u) => [u.id, u]));
-      top.units = [...units.values()];
-    } else {
-      const next = { ...top };
-      for (const [k, v] of Object.entries(f)) if (k !== "units") next[k] = v;
-      if (f.units) {
-        units = new Map(units);
-        for (const u of f.units) units.set(u.id, u);
-        next.units = [...units.values()];
-      }
-      top = next;
-    }
+    top = f.full ? { ...f.full, units: [...f.full.units] } : applyDelta(top, f);
     out.push(top);
   }
   return out;
