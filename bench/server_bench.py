@@ -13,15 +13,25 @@ In each, the side to act picks a random legal action as soon as its socket recei
 its legal actions (closed loop, one decision in flight per game), over the websocket.
 Reported: actions per second (all games together) and the latency from sending an
 action to the moment EVERY socket watching that game (both players and all its
-spectators) has received the resulting "events" message: p50 and p99 per action.
-Finally the memory of the server process per idle socket (1,000 idle spectators).
+spectators) has received the resulting update: p50 and p99 per action; the server's
+CPU time per action (summed over every server process, in microseconds) and the bytes
+a spectator receives per update. Finally the memory of the server process per idle
+socket (1,000 idle spectators).
 
-Spectators connect with ?state=1 (each "events" message carries the whole state, as a
-browser needs it) unless --no-state. Clients only look at the head of each message, so
-the figures measure the server, not JSON parsing in the client.
+Spectators follow the state as a browser does: protocol v2 ("changes": the state's
+delta) by default, or with --full-state protocol v1 (?state=1: each "events" message
+carries the whole state). Clients only look at the head of each message, so the figures
+measure the server, not JSON parsing in the client.
+
+--workers N (Postgres) starts N server processes on the same database; each game's
+sockets are dealt across them (the two players on different processes, the spectators
+in turn), so every move crosses processes, or with --deal games each game's sockets
+all go to one process (games dealt in turn). --server-root runs the server of another
+checkout (e.g. a `git worktree` of main, with --full-state) for before/after figures.
 
     .venv/bin/python bench/server_bench.py                      # both databases
     .venv/bin/python bench/server_bench.py --backend sqlite --seconds 10
+    .venv/bin/python bench/server_bench.py --backend postgres --scenarios 50x0 --workers 2
 """
 from __future__ import annotations
 
@@ -45,9 +55,11 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 import websockets  # noqa: E402
 
+from tests.server import helpers  # noqa: E402
 from tests.server.helpers import DEFAULT_PG, ServerProc  # noqa: E402
 
 SEQ_RE = re.compile(rb'"seq":(\d+)')
+UPDATE_HEADS = (b'{"type":"events"', b'{"type":"changes"')
 STATUS_RE = re.compile(rb'"status":"(\w+)"')
 
 
@@ -78,6 +90,8 @@ class RawSpectator(asyncio.Protocol):
         self.opened: asyncio.Future = asyncio.get_running_loop().create_future()
         self.first: asyncio.Future = asyncio.get_running_loop().create_future()
         self.transport = None
+        self.update_bytes = 0
+        self.updates = 0
 
     def connection_made(self, transport):
         self.transport = transport
@@ -122,8 +136,10 @@ class RawSpectator(asyncio.Protocol):
             if op == 1:
                 if not self.first.done():
                     self.first.set_result(True)
-                elif buf[off:off + 16] == b'{"type":"events"':
+                elif buf[off:off + 16] == UPDATE_HEADS[0] or buf[off:off + 17] == UPDATE_HEADS[1]:
                     m = SEQ_RE.search(buf, off, off + 200)
+                    self.updates += 1
+                    self.update_bytes += n
                     self.on_events(int(m.group(1)), now)
             elif op == 9:  # ping -> pong (masked, as a client must)
                 payload = bytes(buf[off:off + n])
@@ -173,8 +189,17 @@ class Table:
         self.pending: dict[int, list] = {}
         self.receivers = 0
         self.stop = False
+        self.moves_seen = 0  # updates that reached every socket of the table (warm-up)
         self.finished = False
         self.think = 0.0  # seconds a player waits before each decision (paced scenarios)
+        self.index = 0  # the table's number (--deal games: its sockets all on server index % N)
+
+    def server_of(self, k: int) -> ServerProc:
+        """The server process of this table's k-th socket (0, 1: the players)."""
+        srvs = self.bench.srvs
+        if self.bench.args.deal == "games":
+            return srvs[self.index % len(srvs)]
+        return srvs[k % len(srvs)]
 
     def arrive(self, seq: int, t: float) -> None:
         e = self.pending.get(seq)
@@ -186,6 +211,7 @@ class Table:
         e[2] = t
         if e[1] == self.receivers:
             del self.pending[seq]
+            self.moves_seen += 1
             st = self.bench.stats
             if st.measuring:
                 st.latencies.append(e[2] - e[0])
@@ -203,7 +229,7 @@ class Table:
         self.pending.clear()
 
     async def player(self, side: str, token: str) -> None:
-        url = f"{self.bench.srv.ws_base}/ws/games/{self.gid}?token={token}&state=0"
+        url = f"{self.server_of(int(side == 'confederate')).ws_base}/ws/games/{self.gid}?token={token}&state=0"
         async with websockets.connect(url, max_queue=None, compression=None, max_size=None) as ws:
             snap = json.loads(await ws.recv())
             seq = snap["seq"]
@@ -238,10 +264,11 @@ class Table:
             await self.new_game()
             self.finished = False
             self.receivers = 2 + self.n_spectators
-            path = f"/ws/games/{self.gid}?state={0 if b.args.no_state else 1}"
+            path = f"/ws/games/{self.gid}?{b.spectator_query()}"
             socks = []
             for i in range(self.n_spectators):
-                socks.append(await raw_spectator(b.srv.ws_base, path, self.arrive))
+                socks.append(await raw_spectator(self.server_of(i).ws_base, path, self.arrive))
+            b.spectators.extend(socks)  # their traffic counts while they live
             tasks = [asyncio.create_task(self.player(side, tok)) for side, (_, tok) in self.players.items()]
             try:
                 await asyncio.gather(*tasks)
@@ -253,11 +280,25 @@ class Table:
 
 
 class Bench:
-    def __init__(self, args, srv: ServerProc):
+    def __init__(self, args, srvs: list[ServerProc]):
         self.args = args
-        self.srv = srv
+        self.srvs = srvs
+        self.srv = srvs[0]
         self.stats = Stats()
-        self.http = httpx.AsyncClient(base_url=srv.base, timeout=60)
+        self.http = httpx.AsyncClient(base_url=self.srv.base, timeout=60)
+        self.spectators: list[RawSpectator] = []
+
+    def spectator_query(self) -> str:
+        if self.args.no_state:
+            return "state=0"
+        return "state=1" if self.args.full_state else "v=2"
+
+    def cpu(self) -> float:
+        """CPU seconds used so far by every server process (and the processes they started)."""
+        return sum(_cpu_tree(srv.proc.pid) for srv in self.srvs)
+
+    def update_traffic(self) -> tuple[int, int]:
+        return (sum(sp.update_bytes for sp in self.spectators), sum(sp.updates for sp in self.spectators))
 
     async def users(self, n: int) -> list[tuple[str, str]]:
         out = []
@@ -277,19 +318,25 @@ class Bench:
         per_game = [spectators // games + (1 if i < spectators % games else 0) for i in range(games)]
         tables = [Table(self, {"union": users[2 * i], "confederate": users[2 * i + 1]}, per_game[i],
                         random.Random(i)) for i in range(games)]
-        if rate:
-            for t in tables:
+        for i, t in enumerate(tables):
+            t.index = i
+            if rate:
                 t.think = games / rate
         self.stats = Stats()
         runs = [asyncio.create_task(t.run()) for t in tables]
-        await asyncio.sleep(max(2.0, spectators / 250))  # let everyone connect and warm up
+        # warm up: every table connected and a few of its moves reached all its sockets (on a
+        # busy machine creating 50 games takes longer than any fixed pause)
+        await asyncio.sleep(max(2.0, spectators / 250))
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and not all(t.moves_seen >= 3 for t in tables):
+            await asyncio.sleep(0.2)
         t0 = time.perf_counter()
         self.stats.measuring = True
-        cpu0 = _cpu(self.srv.proc.pid)
+        cpu0, (bytes0, n0) = self.cpu(), self.update_traffic()
         await asyncio.sleep(seconds)
         self.stats.measuring = False
         elapsed = time.perf_counter() - t0
-        cpu1 = _cpu(self.srv.proc.pid)
+        cpu1, (bytes1, n1) = self.cpu(), self.update_traffic()
         for t in tables:
             t.stop = True
         await asyncio.sleep(0.5)
@@ -303,7 +350,11 @@ class Bench:
                "actions_per_s": round(st.actions / elapsed, 1),
                "p50_ms_all_sockets": round(pct(ms, 50), 2), "p99_ms_all_sockets": round(pct(ms, 99), 2),
                "p50_ms_first_socket": round(pct(first, 50), 2),
-               "server_cpu_percent": round(100 * (cpu1 - cpu0) / elapsed, 0)}
+               "server_cpu_percent": round(100 * (cpu1 - cpu0) / elapsed, 0),
+               "server_cpu_us_per_action": round(1e6 * (cpu1 - cpu0) / max(1, st.actions)),
+               "bytes_per_update": round((bytes1 - bytes0) / (n1 - n0)) if n1 > n0 else None,
+               "workers": len(self.srvs), "deal": self.args.deal, "spectators_follow": self.spectator_query(),
+               "load_average": [round(x, 2) for x in os.getloadavg()]}
         print(json.dumps(res), flush=True)
         return res
 
@@ -334,6 +385,21 @@ def _cpu(pid: int) -> float:
     return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _cpu_tree(pid: int) -> float:
+    """CPU seconds of a process and its live children (uvicorn's worker processes)."""
+    total = _cpu(pid)
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        children = []
+    for child in children:
+        try:
+            total += _cpu_tree(int(child))
+        except OSError:
+            pass
+    return total
+
+
 async def run_backend(args, backend: str) -> list[dict]:
     tmp = tempfile.mkdtemp(prefix="hd-bench-")
     dropdb = None
@@ -350,11 +416,14 @@ async def run_backend(args, backend: str) -> list[dict]:
                 c.execute(f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)')
     else:
         url = f"sqlite:///{tmp}/bench.sqlite3"
-    srv = ServerProc(url, log_dir=Path(tmp), log_level="warning").start()
+    if args.server_root:
+        helpers.ROOT = Path(args.server_root).resolve()  # ServerProc runs `python -m app` there
+    n = args.workers if backend == "postgres" else 1
+    srvs = [ServerProc(url, log_dir=Path(tmp), log_level="warning").start() for _ in range(n)]
     results = []
     try:
-        bench = Bench(args, srv)
-        print(f"# backend {backend}  server pid {srv.proc.pid}", flush=True)
+        bench = Bench(args, srvs)
+        print(f"# backend {backend}  server pids {[s.proc.pid for s in srvs]}  root {helpers.ROOT}", flush=True)
         if not args.no_memory:  # first, while the process is fresh
             r = await bench.idle_memory(args.idle)
             r["backend"] = backend
@@ -367,7 +436,8 @@ async def run_backend(args, backend: str) -> list[dict]:
             results.append(r)
         await bench.http.aclose()
     finally:
-        srv.stop()
+        for s in srvs:
+            s.stop()
         if dropdb:
             dropdb()
         if not args.keep:
@@ -388,6 +458,13 @@ def main() -> None:
     ap.add_argument("--idle", type=int, default=1000)
     ap.add_argument("--no-memory", action="store_true")
     ap.add_argument("--no-state", action="store_true", help="spectators ask for events without the state")
+    ap.add_argument("--full-state", action="store_true",
+                    help="spectators use protocol v1 with the whole state in every update (?state=1)")
+    ap.add_argument("--workers", type=int, default=1, help="server processes on the same database (Postgres)")
+    ap.add_argument("--server-root", help="run the server from this checkout (before/after figures)")
+    ap.add_argument("--deal", choices=["sockets", "games"], default="sockets",
+                    help="with several workers: every game's sockets across them (each move crosses "
+                         "processes), or whole games to one worker each")
     ap.add_argument("--json", help="write all results to this file")
     ap.add_argument("--keep", action="store_true", help="keep the server log and SQLite file")
     args = ap.parse_args()
@@ -402,12 +479,14 @@ def main() -> None:
         results += asyncio.run(run_backend(args, b))
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
-    print("\n| backend | scenario | actions/s | p50 ms (all sockets) | p99 ms (all sockets) | server CPU % |")
-    print("|---|---|---|---|---|---|")
+    print("\n| backend | workers | scenario | actions/s | p50 ms (all sockets) | p99 ms (all sockets) | "
+          "server CPU us/action | bytes/update | load average |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in results:
         if "scenario" in r:
-            print(f"| {r['backend']} | {r['scenario']} | {r['actions_per_s']} | {r['p50_ms_all_sockets']} | "
-                  f"{r['p99_ms_all_sockets']} | {r['server_cpu_percent']} |")
+            print(f"| {r['backend']} | {r['workers']} | {r['scenario']} | {r['actions_per_s']} | "
+                  f"{r['p50_ms_all_sockets']} | {r['p99_ms_all_sockets']} | {r['server_cpu_us_per_action']} | "
+                  f"{r['bytes_per_update']} | {r['load_average']} |")
     for r in results:
         if "idle_sockets" in r:
             print(f"\n{r['backend']}: {r['kb_per_idle_socket']} KB per idle socket "

@@ -1,5 +1,5 @@
 // A game as the page knows it, changed only by what the server sends: the websocket's
-// "snapshot", "events" and "legal" messages (game page), and the replay's frames (the
+// "snapshot", "events", "changes" (protocol v2: the state's delta) and "legal" messages (game page), and the replay's frames (the
 // full state first, then what changed). Both pages apply them here, so that "what an
 // undo takes back" and "the battle just fought" are worked out in one place.
 
@@ -48,6 +48,17 @@ export class GameState {
     return { added, awaitingLegal };
   }
 
+  // A "changes" message (protocol v2): the events and the state's delta from seq `base`.
+  // null when this page is not at `base` (it missed something: the caller resyncs);
+  // otherwise what applyEvents returns.
+  applyChanges(msg, onEvent) {
+    if (msg.base !== this.seq || !this.state) return null;
+    const state = applyDelta(this.state, msg.delta || {});
+    const out = this.applyEvents({ ...msg, state: null }, onEvent);
+    this.state = state;
+    return out;
+  }
+
   // A "legal" message: true if it is for the seq shown now (ahead of its events, it waits).
   applyLegal(msg) {
     if (msg.seq === this.seq || msg.seq === undefined) {
@@ -81,24 +92,26 @@ export class GameState {
   unit(id) { return this.state ? this.state.units.find((u) => u.id === id) || null : null; }
 }
 
-// The replay's frames as states: the first in full, then only what changed (units by id).
+// A state with a delta applied (app/games/records.py state_delta): the top-level keys
+// replaced, units by id replaced or added, the units named in units_gone removed.
+export function applyDelta(state, delta) {
+  const next = { ...state };
+  for (const [k, v] of Object.entries(delta)) if (k !== "units" && k !== "units_gone") next[k] = v;
+  if (delta.units || delta.units_gone) {
+    const units = new Map(state.units.map((u) => [u.id, u]));
+    for (const id of delta.units_gone || []) units.delete(id);
+    for (const u of delta.units || []) units.set(u.id, u);
+    next.units = [...units.values()];
+  }
+  return next;
+}
+
+// The replay's frames as states: the first in full, then only what changed (applyDelta).
 export function foldFrames(frames) {
   const out = [];
-  let top = null, units = null;
+  let top = null;
   for (const f of frames) {
-    if (f.full) {
-      top = { ...f.full }; units = new Map(f.full.units.map((u) => [u.id, u]));
-      top.units = [...units.values()];
-    } else {
-      const next = { ...top };
-      for (const [k, v] of Object.entries(f)) if (k !== "units") next[k] = v;
-      if (f.units) {
-        units = new Map(units);
-        for (const u of f.units) units.set(u.id, u);
-        next.units = [...units.values()];
-      }
-      top = next;
-    }
+    top = f.full ? { ...f.full, units: [...f.full.units] } : applyDelta(top, f);
     out.push(top);
   }
   return out;

@@ -51,7 +51,8 @@ const unitTitle = (u) => `${describer.unit(u.id)} · ${(boot.types[u.type] || {}
 let ws = null, wsTries = 0, wsTimer = null, pingTimer = null;
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const after = game.seq >= 0 ? `?after=${game.seq}` : "";
+  // protocol v2: after each change only the state's delta (the whole state on connect)
+  const after = game.seq >= 0 ? `?v=2&after=${game.seq}` : "?v=2";
   ws = new WebSocket(`${proto}://${location.host}/ws/games/${encodeURIComponent(GID)}${after}`);
   setConn("connecting", game.seq >= 0 ? "reconnecting…" : "connecting…");
   ws.onopen = () => {
@@ -103,20 +104,14 @@ function onMessage(msg, t0) {
       break;
     case "events": {
       const seqBefore = game.seq;
-      const { awaitingLegal } = game.applyEvents(msg, appendLog);
-      if (game.seq !== seqBefore) game.autoPending = false;
-      if (awaitingLegal) {                       // the "legal" message follows; ask if it does not
-        clearTimeout(legalTimer);
-        if (isPlayer()) legalTimer = setTimeout(() => { if (game.legalSeq !== game.seq) send({ type: "legal" }); }, 500);
-      }
-      if (msg.events && msg.events.some((e) => e.type === "start" || e.type === "join")) refreshSeats();
-      if (msg.events && (game.drawOffer || msg.events.some((e) => AGREEMENT_EVENTS.has(e.type)))) refreshAgreements();
-      if (msg.events) noticeSilentRecruitment(msg.events);
-      // after an undo the page does not make the same forced decision again, so that a
-      // further undo can go back past it
-      if (msg.events && msg.events.some((e) => e.source === "server" && e.type === "undo")) game.autoSeq = msg.seq;
-      ui.sel = null; ui.chooser = null;
-      render(t0, !!(msg.events && msg.events.length));
+      afterEvents(msg, game.applyEvents(msg, appendLog), t0, seqBefore);
+      break;
+    }
+    case "changes": {
+      const seqBefore = game.seq;
+      const out = game.applyChanges(msg, appendLog);
+      if (out === null) send({ type: "sync", after: seqBefore });   // missed something: resync
+      else afterEvents(msg, out, t0, seqBefore);
       break;
     }
     case "legal":
@@ -133,6 +128,23 @@ function onMessage(msg, t0) {
       if (msg.code === "stale") send({ type: "sync", after: game.seq });
       break;
   }
+}
+
+// what the page does after the events of an "events" or "changes" message were applied
+function afterEvents(msg, { awaitingLegal }, t0, seqBefore) {
+  if (game.seq !== seqBefore) game.autoPending = false;
+  if (awaitingLegal) {                       // the "legal" message follows; ask if it does not
+    clearTimeout(legalTimer);
+    if (isPlayer()) legalTimer = setTimeout(() => { if (game.legalSeq !== game.seq) send({ type: "legal" }); }, 500);
+  }
+  if (msg.events && msg.events.some((e) => e.type === "start" || e.type === "join")) refreshSeats();
+  if (msg.events && (game.drawOffer || msg.events.some((e) => AGREEMENT_EVENTS.has(e.type)))) refreshAgreements();
+  if (msg.events) noticeSilentRecruitment(msg.events);
+  // after an undo the page does not make the same forced decision again, so that a
+  // further undo can go back past it
+  if (msg.events && msg.events.some((e) => e.source === "server" && e.type === "undo")) game.autoSeq = msg.seq;
+  ui.sel = null; ui.chooser = null;
+  render(t0, !!(msg.events && msg.events.length));
 }
 
 function setWatchers(count, online) {

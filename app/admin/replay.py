@@ -41,6 +41,7 @@ from rules_engine.verify import state_sha256, verify_record
 from ..accounts.auth import optional_user
 from ..core.clock import iso
 from ..core.errors import ApiError, not_found
+from ..games.records import state_delta
 from ..games.service import GameService
 from ..http.pages import client_map, render
 from ..models import User, table, utcnow
@@ -84,20 +85,6 @@ def _load(request: Request, gid: str) -> tuple[Any, list[dict], dict]:
 
 
 # ----------------------------------------------------------------------------- bundle
-def _diff(prev: dict, cur: dict) -> dict:
-    d: dict[str, Any] = {}
-    for k, v in cur.items():
-        if k == "units":
-            continue
-        if prev.get(k) != v:
-            d[k] = v
-    pu = {u["id"]: u for u in prev["units"]}
-    ch = [u for u in cur["units"] if pu.get(u["id"]) != u]
-    if ch:
-        d["units"] = ch
-    return d
-
-
 def build_bundle(game_id: str, header: dict, events: list[dict]) -> dict:
     """Frames (state after each decision) and the events annotated for the viewer."""
     st = Stepper(header)
@@ -116,7 +103,7 @@ def build_bundle(game_id: str, header: dict, events: list[dict]) -> dict:
             if prev is None:
                 frames.append({"full": state})
             elif state != prev:
-                frames.append(_diff(prev, state))
+                frames.append(state_delta(prev, state))
             prev = state
             idx = len(frames) - 1
             for p in pending:

@@ -120,14 +120,55 @@ class CommandCore:
             else:
                 self._cache.pop(gid, None)
 
-    def state(self, s: Connection, game: GameRow) -> Entry:
-        """The replayed state at exactly game.seq (cache hit or full rebuild)."""
+    def state(self, s: Connection, game: GameRow, known: tuple[int, list[EventRec]] | None = None) -> Entry:
+        """The replayed state at exactly game.seq: a cache hit, a cached state brought
+        forward by the events it has not seen (another process appended them), or a full
+        rebuild. Called under the game's lock (the cached game is changed in place).
+        known: (after, the stored events after that seq up to game.seq) if the caller
+        has read them already."""
         e = self.cached_state(game.id)
         if e is not None and e.seq == game.seq:
+            return e
+        if e is not None and e.seq < game.seq and self._advance(s, game, e, known):
+            e.row = SimpleNamespace(**vars(game))
             return e
         e = self._rebuild(s, game)
         self._cache_put(game.id, e)
         return e
+
+    def _advance(self, s: Connection, game: GameRow, e: Entry, known: tuple[int, list[EventRec]] | None) -> bool:
+        """Apply to the cached game only the events after e.seq. False (the caller
+        rebuilds) when they take something back, or when the engine does not produce
+        exactly the stored events; the entry is then dropped."""
+        if known is not None and known[0] == e.seq:
+            rows = [(r.seq, r.source, r.type, r.payload) for r in known[1]]
+        else:
+            rows = store.replay_rows(s, game.id, game.seq, after=e.seq)
+        if not rows or rows[-1][0] != game.seq or rows[0][0] != e.seq + 1:
+            return False
+        sides = store.action_sides(s, game.id, game.seq, after=e.seq)
+        g = e.game
+        start = len(g.events)
+        stored = []
+        try:
+            for seq, source, typ, payload in rows:
+                if source != "engine":
+                    if typ in TAKE_BACK_TYPES:
+                        raise Stale()
+                    continue
+                stored.append(payload)
+                if payload["type"] != "action" or len(g.events) >= start + len(stored):
+                    continue  # produced by an action applied before it
+                if seq in sides:
+                    e.stack.append(Cmd(seq, sides[seq], len(g.events)))
+                g.apply(payload["action"])
+            if g.events[start:] != stored:
+                raise Stale()
+        except Exception:
+            self.drop_cache(game.id)
+            return False
+        e.seq = game.seq
+        return True
 
     def _rebuild(self, s: Connection, game: GameRow) -> Entry:
         """Replay: engine events minus the spans taken back by undo events."""
@@ -323,7 +364,7 @@ class CommandCore:
         for _ in range(5):
             try:
                 if lock:
-                    with self._lock(gid), self.db.read() as s:
+                    with self._lock(gid), self.db.read(statements_apart=True) as s:
                         game = load_game(s, gid)
                         if game is None:
                             raise not_found()

@@ -172,8 +172,9 @@ class GameReads(CommandCore):
         def fn(s: Connection, game: GameRow):
             if game.seq <= after:
                 return None
-            entry = self.state(s, game) if (want_state or want_legal) else None
-            events = [r.out() for r in store.events_range(s, gid, after, game.seq)]
+            recs = store.events_range(s, gid, after, game.seq)
+            entry = self.state(s, game, known=(after, recs)) if (want_state or want_legal) else None
+            events = [r.out() for r in recs]
             return self._change(game, entry, events, (want_state, want_legal), first=after + 1)
         return self._read(gid, fn)
 

@@ -1,6 +1,8 @@
 """What the game service keeps and hands out: the replayed state of a game (Entry),
-the decisions a player may still take back (Cmd), and one committed change as the
-websocket sends it (Change: serialised and framed once, written to every socket)."""
+the decisions a player may still take back (Cmd), one committed change as the
+websocket sends it (Change: serialised and framed once, written to every socket), and
+what changed between two states (state_delta: the replay's frames and the sockets of
+protocol v2 send only that)."""
 from __future__ import annotations
 
 import json
@@ -20,6 +22,39 @@ def ws_frame(text: str) -> bytes:
         return b"\x81\x7e" + n.to_bytes(2, "big") + data
     return b"\x81\x7f" + n.to_bytes(8, "big") + data
 
+
+
+def state_delta(prev: dict, cur: dict) -> dict:
+    """What changed from state `prev` to state `cur`: the top-level keys whose value
+    changed, under "units" the units (by id) that are new or changed, under "units_gone"
+    the ids of units no longer listed. Applying it to prev (apply_delta) gives cur."""
+    d: dict[str, Any] = {}
+    for k, v in cur.items():
+        if k == "units":
+            continue
+        if prev.get(k) != v:
+            d[k] = v
+    pu = {u["id"]: u for u in prev.get("units", ())}
+    changed = [u for u in cur.get("units", ()) if pu.get(u["id"]) != u]
+    if changed:
+        d["units"] = changed
+    ids = {u["id"] for u in cur.get("units", ())}
+    gone = [uid for uid in pu if uid not in ids]
+    if gone:
+        d["units_gone"] = gone
+    return d
+
+
+def apply_delta(prev: dict, delta: dict) -> dict:
+    """prev with a state_delta applied (what static/game-state.js does in the browser)."""
+    cur = {**prev, **{k: v for k, v in delta.items() if k not in ("units", "units_gone")}}
+    units = {u["id"]: u for u in prev.get("units", ())}
+    for uid in delta.get("units_gone", ()):
+        units.pop(uid, None)
+    for u in delta.get("units", ()):
+        units[u["id"]] = u
+    cur["units"] = list(units.values())  # the old units in their order, then the new ones
+    return cur
 
 
 def other_side(side: str) -> str:
@@ -64,6 +99,9 @@ class Change:
     seats: dict[str, int | None]
     state_json: str | None = None
     legal: dict[str, list] | None = None
+    # protocol v2: what changed in the state since seq first_seq - 1 (JSON), set by the
+    # channel that knew that state; None: v2 sockets get the whole state instead
+    delta_json: str | None = None
     _texts: dict = field(default_factory=dict)
 
     def text(self, with_state: bool) -> str:
@@ -84,6 +122,23 @@ class Change:
         if f is None:
             f = self._texts[key] = ws_frame(self.text(with_state))
         return f
+
+    def changes_frame(self) -> bytes:
+        """Protocol v2: the "changes" frame (the events, the situation after them and the
+        state's delta from seq `base`), serialised and framed once for every v2 socket."""
+        f = self._texts.get("changes-frame")
+        if f is None:
+            assert self.delta_json is not None  # only a change whose delta is known
+            head = json.dumps({"type": "changes", "game_id": self.game_id, "base": self.first_seq - 1,
+                               "seq": self.last_seq, "status": self.status, "to_act": self.to_act,
+                               "result": self.result, "events": self.events}, separators=(",", ":"))
+            text = self._texts["changes"] = head[:-1] + ',"delta":' + self.delta_json + "}"
+            f = self._texts["changes-frame"] = ws_frame(text)
+        return f
+
+    def changes_text(self) -> str:
+        self.changes_frame()
+        return self._texts["changes"]
 
     def legal_text(self, side: str) -> str | None:
         if self.legal is None:

@@ -1,22 +1,33 @@
 """One game's sockets in this process (Channel) and one socket (Subscriber).
 
 A committed change is serialised once (Change.text), framed once (Change.frame) and the
-same bytes are written to every subscriber's socket; a slow socket never delays the
+same bytes are written to every subscriber's socket; sockets of protocol v2 get the
+"changes" frame instead (the state's delta, worked out once per change from the last
+state the channel kept); a slow socket never delays the
 others (it is dropped when its unsent output grows too large, and reconnects with
 ?after=N). Changes reach each socket in seq order; a gap is filled from the table.
 """
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
-from ..games.records import Change, ws_frame
+from ..games.records import Change, state_delta, ws_frame
 
 if TYPE_CHECKING:
     from .hub import Hub
 
 log = logging.getLogger("app.hub")
+
+# A watcher's socket written to less than this long ago gets its next frames together at
+# the end of the window: when moves come fast, one write (one system call, which on a
+# busy server costs more than building the frame) carries several of them, instead of
+# one write per frame per socket. A socket idle for longer is written to at once, so an
+# isolated move is not delayed. Players' sockets are always written to at once.
+BATCH_WINDOW_S = 0.004
 
 
 class Subscriber:
@@ -25,16 +36,24 @@ class Subscriber:
     * raw (the default with uvicorn): the frame of each change is built once and written
       straight to every socket's transport: no per-socket serialisation, task or queue.
       A socket whose unsent output passes `max_buffer` bytes is too slow and is dropped
-      (the client reconnects with ?after=<last seq>).
+      (the client reconnects with ?after=<last seq>). A watcher's frames that come
+      within BATCH_WINDOW_S of its last write are joined into one write.
     * queued (any other ASGI server, or compression on): a queue and a writer task per
       socket that calls websocket.send_text.
     """
     __slots__ = ("queue", "ready", "pending", "seq", "user_id", "want_state", "closed",
-                 "close_reason", "channel", "transport", "max_buffer", "presence")
+                 "close_reason", "channel", "transport", "max_buffer", "presence", "deltas", "batched",
+                 "out", "last_write")
 
     def __init__(self, user_id: int | None, want_state: bool, limit: int, transport: Any = None,
-                 max_buffer: int = 4 << 20):
+                 max_buffer: int = 4 << 20, deltas: bool = False, batched: bool = False):
         self.transport = transport
+        # a watcher (no seat in the game): its writes may be joined (BATCH_WINDOW_S)
+        self.batched = batched
+        self.out: list[bytes] | None = None  # frames waiting for the end of the window
+        self.last_write = 0.0
+        # protocol v2: "changes" (the state's delta) instead of "events" with the whole state
+        self.deltas = deltas
         self.queue: asyncio.Queue[str | None] | None = None if transport is not None else asyncio.Queue(maxsize=limit)
         self.max_buffer = max_buffer
         self.ready = False
@@ -61,7 +80,25 @@ class Subscriber:
             self._too_slow()
             t.abort()
             return
+        if self.out is not None:  # a write is due at the end of the window: join it
+            self.out.append(frame)
+            return
+        if self.batched:
+            now = time.monotonic()
+            if now - self.last_write < BATCH_WINDOW_S and self.channel is not None:
+                self.out = [frame]
+                self.channel.write_later(self)
+                return
+            self.last_write = now
         t.write(frame)
+
+    def flush(self) -> None:
+        """Write the frames joined during the window (in one write)."""
+        out, self.out = self.out, None
+        if not out or self.closed or self.transport.is_closing():
+            return
+        self.last_write = time.monotonic()
+        self.transport.write(out[0] if len(out) == 1 else b"".join(out))
 
     def put(self, text: str, frame: bytes | None = None) -> None:
         if self.closed:
@@ -96,14 +133,16 @@ class Subscriber:
 
     def send_change(self, change: Change) -> None:
         sides = self.sides(change.seats) if (change.legal is not None and self.user_id is not None) else ()
+        # a v2 socket gets the delta when it has the state the delta starts from, else the whole state
+        delta = self.deltas and change.delta_json is not None and change.first_seq == self.seq + 1
         if self.transport is not None:
-            frame = change.frame(self.want_state)
+            frame = change.changes_frame() if delta else change.frame(self.want_state)
             for side in sides:  # a player's socket: the events and its legal actions in one write
                 frame += change.legal_frame(side) or b""
             if not self.closed:
                 self._write(frame)
         else:
-            self.put(change.text(self.want_state))
+            self.put(change.changes_text() if delta else change.text(self.want_state))
             for side in sides:
                 t = change.legal_text(side)
                 if t:
@@ -126,18 +165,35 @@ class Channel:
         # counters (not a scan of subs): worker threads read them while the loop changes subs
         self.n_state = 0
         self.n_users = 0
+        self.n_deltas = 0
+        # the state after seq last_state_seq (parsed once per change), for the v2 deltas
+        self.last_state: dict | None = None
+        self.last_state_seq = -1
+        self.due: list[Subscriber] = []  # watchers with frames waiting for the window's end
+
+    def write_later(self, sub: Subscriber) -> None:
+        if not self.due:
+            asyncio.get_running_loop().call_later(BATCH_WINDOW_S, self.flush_due)
+        self.due.append(sub)
+
+    def flush_due(self) -> None:
+        due, self.due = self.due, []
+        for sub in due:
+            sub.flush()
 
     def add(self, sub: Subscriber) -> None:
         if sub not in self.subs:
             self.subs.add(sub)
             self.n_state += sub.want_state
             self.n_users += sub.user_id is not None
+            self.n_deltas += sub.deltas
 
     def remove(self, sub: Subscriber) -> None:
         if sub in self.subs:
             self.subs.discard(sub)
             self.n_state -= sub.want_state
             self.n_users -= sub.user_id is not None
+            self.n_deltas -= sub.deltas
 
     # -- flags read by worker threads
     def want_state(self) -> bool:
@@ -171,9 +227,27 @@ class Channel:
         if change.first_seq <= self.delivered:
             change = change.after(self.delivered)
         self.delivered = change.last_seq
+        self.note_state(change)
         self.hub.seats[self.game_id] = change.seats
-        for sub in list(self.subs):
-            offer(sub, change)
+        subs = list(self.subs)
+        # the players first: their next decision waits for this change, a watcher's does not
+        for sub in subs:
+            if not sub.batched:
+                offer(sub, change)
+        for sub in subs:
+            if sub.batched:
+                offer(sub, change)
+
+    def note_state(self, change: Change) -> None:
+        """Keep the state after this change, and give the change its delta from the state
+        kept before it (once for all v2 sockets). Without v2 sockets nothing is kept."""
+        if not self.n_deltas or change.state_json is None:
+            self.last_state, self.last_state_seq = None, -1
+            return
+        state = json.loads(change.state_json)
+        if self.last_state is not None and self.last_state_seq == change.first_seq - 1:
+            change.delta_json = json.dumps(state_delta(self.last_state, state), separators=(",", ":"))
+        self.last_state, self.last_state_seq = state, change.last_seq
 
     def request_fill(self, target: int) -> None:
         self.fill_target = max(self.fill_target, target)

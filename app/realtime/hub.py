@@ -142,6 +142,9 @@ class Hub(PostgresFanout):
         if after is None:
             assert snapshot is not None
             sub.seq = snapshot["seq"]
+            if sub.deltas and ch.delivered == sub.seq and ch.last_state_seq != sub.seq:
+                # the next change's delta can start from this state
+                ch.last_state, ch.last_state_seq = snapshot["state"], sub.seq
             count, online = self.presence_total(ch)
             snapshot["watchers"] = count
             snapshot["online"] = list(online)

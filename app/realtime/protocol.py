@@ -162,6 +162,22 @@ class EventsMsg(_ServerMessage):
     catch_up: bool | None = Field(None, description="true: nothing was missed, the socket is live")
 
 
+class ChangesMsg(_ServerMessage):
+    """Protocol v2 (?v=2): after each change, the new events and what changed in the state
+    since seq `base`. A client whose seq is not `base` asks for a resync (a "sync"
+    message: the answer is an "events" message with the whole state)."""
+    type: Literal["changes"] = "changes"
+    game_id: str
+    base: int = Field(description="the seq the delta starts from")
+    seq: int = Field(description="the last seq")
+    status: str
+    to_act: str | None
+    result: dict | None
+    events: list[dict]
+    delta: dict = Field(description="top-level keys of the state that changed; under units the new or changed "
+                                    "units (by id); under units_gone the ids of units no longer listed")
+
+
 class LegalActionsMsg(_ServerMessage):
     type: Literal["legal"] = "legal"
     game_id: str
@@ -229,8 +245,8 @@ class PongMsg(_ServerMessage):
     ref: Any = None
 
 
-ServerMessage = Annotated[SnapshotMsg | EventsMsg | LegalActionsMsg | WatchersMsg | AckMsg | ErrorMsg | PongMsg
-                          | ChatMsg | WaitingMsg,
+ServerMessage = Annotated[SnapshotMsg | EventsMsg | ChangesMsg | LegalActionsMsg | WatchersMsg | AckMsg | ErrorMsg
+                          | PongMsg | ChatMsg | WaitingMsg,
                           Field(discriminator="type")]
 SERVER_MESSAGES = TypeAdapter(ServerMessage)
 

@@ -3,8 +3,8 @@
 The messages in both directions are the models of app.realtime.protocol (their JSON
 Schema is in docs/api.md). On connect: "snapshot" (or, with ?after=N, an "events"
 message with only what the client missed); then the hub sends "events" after every
-change, "legal" to a player's sockets and "watchers"; this module answers the client's
-own messages ("ack", "legal", "pong", "error").
+change ("changes", the state's delta, with ?v=2), "legal" to a player's sockets and
+"watchers"; this module answers the client's own messages ("ack", "legal", "pong", "error").
 """
 from __future__ import annotations
 
@@ -145,6 +145,22 @@ async def _after_param(ws: WebSocket) -> tuple[bool, int | None]:
         return False, None
 
 
+PROTOCOL_VERSIONS = ("1", "2")
+
+
+async def _version_param(ws: WebSocket) -> tuple[bool, bool]:
+    """(valid, deltas) of ?v=: 1 (the default) sends "events" with the whole state after
+    every change, 2 sends "changes" (the state's delta); any other version is refused."""
+    raw = ws.query_params.get("v") or "1"
+    if raw in PROTOCOL_VERSIONS:
+        return True, raw == "2"
+    await ws.accept()
+    await ws.send_text(_err(422, f"v must be one of {', '.join(PROTOCOL_VERSIONS)} (the protocol version)",
+                            "invalid_request"))
+    await ws.close(code=4422)
+    return False, False
+
+
 async def too_many_sockets(ws: WebSocket) -> bool:
     """Count this socket against its address's limit; when over it, say so and close."""
     try:
@@ -169,7 +185,11 @@ async def game_socket(ws: WebSocket):
     ok, after = await _after_param(ws)
     if not ok:
         return
-    want_state = ws.query_params.get("state", "1").lower() not in ("0", "false", "no")
+    ok, deltas = await _version_param(ws)
+    if not ok:
+        return
+    # a v2 socket follows the state through its deltas (and gets it whole on a resync)
+    want_state = deltas or ws.query_params.get("state", "1").lower() not in ("0", "false", "no")
     info = await svc.call(svc.seats_of, game_id)
     await ws.accept()
     if info is None:
@@ -179,7 +199,8 @@ async def game_socket(ws: WebSocket):
     seats = {"union": info["union"], "confederate": info["confederate"]}
     del info
     transport = await _raw_transport(ws)
-    sub = Subscriber(user.id if user else None, want_state, ws.app.state.settings.ws_queue_limit, transport)
+    sub = Subscriber(user.id if user else None, want_state, ws.app.state.settings.ws_queue_limit, transport,
+                     deltas=deltas, batched=user is None or user.id not in seats.values())
     await _serve(ws, sub, user, game_id, seats, after)
 
 

@@ -40,11 +40,12 @@ _EVENTS_RANGE = (select(T_EVENTS).where(T_EVENTS.c.game_id == bindparam("gid"), 
 _EVENTS_AFTER = (select(T_EVENTS).where(T_EVENTS.c.game_id == bindparam("gid"), T_EVENTS.c.seq > bindparam("after"))
                  .order_by(T_EVENTS.c.seq))
 _REPLAY_ROWS = (select(T_EVENTS.c.seq, T_EVENTS.c.source, T_EVENTS.c.type, T_EVENTS.c.payload)
-                .where(T_EVENTS.c.game_id == bindparam("gid"), T_EVENTS.c.seq <= bindparam("upto"))
+                .where(T_EVENTS.c.game_id == bindparam("gid"), T_EVENTS.c.seq > bindparam("after"),
+                       T_EVENTS.c.seq <= bindparam("upto"))
                 .order_by(T_EVENTS.c.seq))
 _ACTION_CMDS = (select(T_CMDS.c.first_seq, T_CMDS.c.side)
                 .where(T_CMDS.c.game_id == bindparam("gid"), T_CMDS.c.kind == "action",
-                       T_CMDS.c.first_seq <= bindparam("upto")))
+                       T_CMDS.c.first_seq > bindparam("after"), T_CMDS.c.first_seq <= bindparam("upto")))
 
 GameRow = SimpleNamespace  # a games row, as plain attributes
 
@@ -117,14 +118,15 @@ def event_at(conn: Connection, gid: str, seq: int) -> EventRec | None:
     return EventRec.from_row(row) if row is not None else None
 
 
-def replay_rows(conn: Connection, gid: str, upto: int) -> list[Any]:
-    """(seq, source, type, payload) of every event up to `upto`: what a replay needs."""
-    return list(conn.execute(_REPLAY_ROWS, {"gid": gid, "upto": upto}).all())
+def replay_rows(conn: Connection, gid: str, upto: int, after: int = 0) -> list[Any]:
+    """(seq, source, type, payload) of every event after `after` up to `upto`: what a
+    replay (or bringing a cached replay up to date) needs."""
+    return list(conn.execute(_REPLAY_ROWS, {"gid": gid, "after": after, "upto": upto}).all())
 
 
-def action_sides(conn: Connection, gid: str, upto: int) -> dict[int, str]:
-    """first seq -> side of every player action up to `upto`."""
-    return dict(conn.execute(_ACTION_CMDS, {"gid": gid, "upto": upto}).all())
+def action_sides(conn: Connection, gid: str, upto: int, after: int = 0) -> dict[int, str]:
+    """first seq -> side of every player action after `after` up to `upto`."""
+    return dict(conn.execute(_ACTION_CMDS, {"gid": gid, "after": after, "upto": upto}).all())
 
 
 def command_for_action_id(conn: Connection, gid: str, action_id: str) -> Any:
@@ -173,7 +175,10 @@ def last_event_at(conn: Connection, gid: str) -> datetime | None:
 
 # --------------------------------------------------------------------------- append
 
-_PG_UPD = ("UPDATE games SET " + ", ".join(f"{c} = %s" for c in MUTABLE) + " WHERE id = %s AND seq = %s")
+# the guarded update: 1/0 (an error, which aborts the pipeline) when the row was not at
+# the expected seq, i.e. another writer appended first
+_PG_UPD = ("WITH moved AS (UPDATE games SET " + ", ".join(f"{c} = %s" for c in MUTABLE)
+           + " WHERE id = %s AND seq = %s RETURNING 1) SELECT 1 / (SELECT count(*)::int FROM moved)")
 _PG_INS_EVENT = ("INSERT INTO game_events (game_id, seq, source, type, actor, payload, created_at, prev_hash) "
                  "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)")
 _PG_INS_CMD = ("INSERT INTO game_commands (game_id, first_seq, last_seq, kind, action_id, body, side, user_id, "
@@ -234,42 +239,53 @@ def _append_sqlite(s: Connection, gid: str, old: int, mutable: dict, out: list[E
         raise ApiError(503, "the database is busy; retry (with the same action_id)", "db_unavailable") from None
 
 
-def _pg_writes(raw: Any, gid: str, old: int, mutable: dict, out: list[EventRec], cmd: dict | None) -> Any:
-    """The UPDATE and INSERTs of one append in a single pipelined round trip; returns
-    the UPDATE's cursor (its rowcount tells whether we won)."""
+def _pg_pipeline(raw: Any, gid: str, old: int, mutable: dict, out: list[EventRec], cmd: dict | None) -> None:
+    """The whole append as ONE pipeline with one Sync: (BEGIN), the guarded UPDATE, the
+    INSERTs and COMMIT travel together and the server answers once. The UPDATE divides
+    by the number of rows it changed, so a stale version (no row changed) is an error
+    that aborts the rest of the pipeline, COMMIT included: nothing is written, and the
+    move is acknowledged only after the COMMIT's own answer came back."""
+    from psycopg.pq import TransactionStatus
     from psycopg.types.json import Json
 
-    with raw.pipeline():
-        upd = raw.cursor()
-        upd.execute(_PG_UPD, [Json(v) if c == "result" and v is not None else v for c, v in mutable.items()]
-                    + [gid, old])
-        cur = raw.cursor()
-        if out:
-            cur.executemany(_PG_INS_EVENT, [(gid, r.seq, r.source, r.type, r.actor, Json(r.payload),
-                                             r.created_at, r.prev_hash) for r in out])
-        if cmd is not None:
-            cur.execute(_PG_INS_CMD, (gid, cmd["first_seq"], cmd["last_seq"], cmd["kind"], cmd["action_id"],
-                                      Json(cmd["body"]) if cmd["body"] is not None else None, cmd["side"],
-                                      cmd["user_id"], cmd["created_at"]))
-    return upd
+    # psycopg would send its own BEGIN with a Sync of its own: when no transaction is open
+    # yet, BEGIN goes out explicitly in the pipeline instead (autocommit just for this)
+    idle = raw.info.transaction_status == TransactionStatus.IDLE
+    if idle:
+        raw.autocommit = True
+    try:
+        with raw.pipeline():
+            cur = raw.cursor()
+            if idle:
+                cur.execute("BEGIN")
+            cur.execute(_PG_UPD, [Json(v) if c == "result" and v is not None else v for c, v in mutable.items()]
+                        + [gid, old])
+            if out:
+                cur.executemany(_PG_INS_EVENT, [(gid, r.seq, r.source, r.type, r.actor, Json(r.payload),
+                                                 r.created_at, r.prev_hash) for r in out])
+            if cmd is not None:
+                cur.execute(_PG_INS_CMD, (gid, cmd["first_seq"], cmd["last_seq"], cmd["kind"], cmd["action_id"],
+                                          Json(cmd["body"]) if cmd["body"] is not None else None, cmd["side"],
+                                          cmd["user_id"], cmd["created_at"]))
+            cur.execute("COMMIT")
+    except BaseException:
+        if not raw.closed and raw.info.transaction_status != TransactionStatus.IDLE:
+            raw.rollback()
+        raise
+    finally:
+        if idle and not raw.closed and raw.info.transaction_status == TransactionStatus.IDLE:
+            raw.autocommit = False
 
 
 def _append_pg(s: Connection, gid: str, old: int, mutable: dict, out: list[EventRec], cmd: dict | None) -> None:
-    """Postgres: the whole append in one pipelined round trip on the psycopg connection,
-    then COMMIT."""
+    """Postgres: the whole append, commit included, in one round trip on the psycopg
+    connection."""
     import psycopg
 
     raw: Any = s.connection.dbapi_connection
     try:
-        upd = _pg_writes(raw, gid, old, mutable, out, cmd)
-        if upd.rowcount != 1:
-            raise Stale()
-        raw.commit()
-    except Stale:
-        raw.rollback()
-        raise
-    except psycopg.errors.IntegrityError:
-        raw.rollback()
+        _pg_pipeline(raw, gid, old, mutable, out, cmd)
+    except (psycopg.errors.DivisionByZero, psycopg.errors.IntegrityError):
         raise Stale() from None
     except psycopg.Error as exc:
         # e.g. the connection broke: whether the commit happened is unknown; a retry with
