@@ -22,6 +22,10 @@ METHODS: dict[str, list[tuple[str, str]]] = {
                  ("app/**.py", "python"), ("templates/**.html", "jinja2.ext:babel_extract")],
     "client": [("static/**.js", "javascript")],
 }
+# the page scripts put words into template literals too: `${t("reduced")}`
+OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
+    "messages": {}, "client": {"static/**.js": {"parse_template_string": True}},
+}
 KEYWORDS: dict[str, dict[str, Any]] = {
     "messages": {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)},
     "client": {"t": None, "tn": (1, 2)},
@@ -73,7 +77,7 @@ def extract_words(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options:
 def extract(domain: str) -> Catalog:
     """The template catalogue (.pot) of a domain, from the current sources."""
     catalogue = Catalog(project="A House Divided", domain=domain, charset="utf-8")
-    found = extract_from_dir(str(ROOT), METHODS[domain], keywords=KEYWORDS[domain],
+    found = extract_from_dir(str(ROOT), METHODS[domain], OPTIONS[domain], keywords=KEYWORDS[domain],
                              comment_tags=("i18n:",), strip_comment_tags=True,
                              directory_filter=lambda path: keep_dir(Path(path)))
     for filename, lineno, message, comments, context in found:
