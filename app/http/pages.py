@@ -168,7 +168,10 @@ def new_game_page(request: Request):
     if user is None:
         return RedirectResponse("/login?next=/new", status_code=303)
     t = translator(reader_language(request, user))
-    return render(request, "new_game.html", scenarios=translated_scenarios(t), options=translated_options(t))
+    balance = {"neutral": t(N_("neutral")), "pro-union": t(N_("pro union")),
+               "pro-confederate": t(N_("pro confederate"))}
+    return render(request, "new_game.html", scenarios=translated_scenarios(t), options=translated_options(t),
+                  balance_words=balance)
 
 
 @router.get("/settings", response_class=HTMLResponse)

@@ -36,6 +36,8 @@ def test_accept_language_chooses_the_pages_language(server):
     assert "Anmelden" in de and "Registrieren" in de and ">Log in<" not in de
     hu = httpx.get(server.base + "/", headers={"Accept-Language": "hu"}).text
     assert ">Belépés<" in hu and 'aria-label="Nyelv"' in hu
+    missing = httpx.get(server.base + "/games/no-such-game", headers={"Accept-Language": "de"})
+    assert missing.status_code == 404 and "<p>Diese Partie gibt es nicht.</p>" in missing.text
 
 
 def test_the_select_sets_a_cookie_that_beats_accept_language(server):
