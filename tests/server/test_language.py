@@ -64,7 +64,8 @@ def test_the_account_language_beats_cookie_and_browser(server):
         r = browser.post("/api/auth/login", json={"username": p.username, "password": p.password})
         csrf = r.json()["csrf_token"]
         page = browser.get("/settings").text
-        assert page_lang(page) == "de" and selected_language(page) == "de" and "Einstellungen" in page
+        assert page_lang(page) == "de" and selected_language(page) == "de" and "<h1>Einstellungen</h1>" in page
+        assert "Boxnamen zeigen</label>" in page and "Show box names" not in page
         # a cookie session changes the account's language only with the CSRF token
         browser.cookies.set("hd_lang", "en")
         r = browser.post("/api/language", json={"language": "hu"})
