@@ -38,6 +38,7 @@ from .http import (
     bots,
     chat,
     computer,
+    language,
     limits,
     me,
     mutes,
@@ -165,6 +166,7 @@ def _install_routes(app: FastAPI) -> None:
     for router in (api.router, socket.router, users.router, pages.router, chat.router, me.api, me.pages, playbyturn.api,
                    playbyturn.pages, replay.router, disputes.router, notices.router, integrity.router,
                    notices.pages, apidocs.router, computer.router, players.api, players.pages, bots.router, mutes.api,
+                   language.api,
                    unsubscribe.pages):
         app.include_router(router)
     app.add_middleware(socket.GameSocketMiddleware)

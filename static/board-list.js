@@ -4,8 +4,9 @@
 // exactly the legal actions, labelled in words.
 import { el } from "./api.js";
 import { SIDE_NAME } from "./map.js";
+import { t } from "./i18n.js";
 
-const KIND = { rail: "railroad", road: "road", river: "river" };
+const KIND = { rail: t("railroad"), road: t("road"), river: t("river") };
 
 export class BoardList {
   // hooks: { label(action), act(action), myTurn(), unitLabel(unit) }
@@ -32,34 +33,34 @@ export class BoardList {
   lineWords(id) {
     const out = (this.lines.get(id) || []).map(({ to, ln }) => {
       const name = (this.map.boxes.get(to) || { name: to }).name;
-      if (ln.kind !== "river") return `${KIND[ln.kind]} to ${name}`;
-      const dir = ln.downstream === to ? "downstream" : "upstream";
-      const bank = (ln.river_side || []).includes(id) ? ", across this box's river side" : "";
-      return `${ln.river || "river"} River ${dir} to ${name}${bank}`;
+      if (ln.kind !== "river") return t("{line} to {box}", { line: KIND[ln.kind], box: name });
+      const river = t("{river} River", { river: ln.river || "" });
+      const dir = ln.downstream === to ? t("{river} downstream to {box}", { river, box: name }) : t("{river} upstream to {box}", { river, box: name });
+      return (ln.river_side || []).includes(id) ? t("{line}, across this box's river side", { line: dir }) : dir;
     });
     return out.join("; ");
   }
 
   boxItem(b, state, units) {
     const ctl = (state.control || {})[b.id] || b.color;
-    const facts = [ctl === b.color ? (b.color === "neutral" ? "neutral" : `${SIDE_NAME[b.color]} box`) :
-      `held by the ${SIDE_NAME[ctl] || ctl} (printed ${SIDE_NAME[b.color] || b.color})`];
-    for (const [side, v] of Object.entries(b.shields || {})) facts.push(`${SIDE_NAME[side]} shield ${v}`);
-    if (b.port) facts.push("port");
-    if (b.fort) facts.push("permanent entrenchment");
-    if (state.active === b.id) facts.push("active box");
-    if (state.battle && state.battle.box === b.id) facts.push("battle here");
+    const facts = [ctl === b.color ? (b.color === "neutral" ? t("neutral") : t("{side} box", { side: SIDE_NAME[b.color] })) :
+      t("held by the {side} (printed {printed})", { side: SIDE_NAME[ctl] || ctl, printed: SIDE_NAME[b.color] || b.color })];
+    for (const [side, v] of Object.entries(b.shields || {})) facts.push(t("{side} shield {value}", { side: SIDE_NAME[side], value: v }));
+    if (b.port) facts.push(t("port"));
+    if (b.fort) facts.push(t("permanent entrenchment"));
+    if (state.active === b.id) facts.push(t("active box"));
+    if (state.battle && state.battle.box === b.id) facts.push(t("battle here"));
     const here = units.filter((u) => u.loc === b.id);
     const words = ["union", "confederate"].map((side) => {
       const mine = here.filter((u) => u.side === side);
       if (!mine.length) return null;
-      return `${SIDE_NAME[side]}: ` + mine.map((u) => this.hooks.unitLabel(u) + (u.red ? " (reduced)" : "") + (u.ent ? " (entrenched)" : "")).join(", ");
+      return `${SIDE_NAME[side]}: ` + mine.map((u) => this.hooks.unitLabel(u) + (u.red ? ` (${t("reduced")})` : "") + (u.ent ? ` (${t("entrenched")})` : "")).join(", ");
     }).filter(Boolean);
     return el("li", { "data-list-box": b.id },
       el("h4", {}, b.name),
       el("p", {}, facts.join(" · ")),
-      el("p", {}, words.length ? `Units — ${words.join(". ")}.` : "No units."),
-      el("p", { class: "hint" }, `Lines: ${this.lineWords(b.id) || "none"}.`));
+      el("p", {}, words.length ? t("Units — {units}.", { units: words.join(". ") }) : t("No units.")),
+      el("p", { class: "hint" }, t("Lines: {lines}.", { lines: this.lineWords(b.id) || t("none") })));
   }
 
   render(game) {
@@ -67,7 +68,7 @@ export class BoardList {
     const s = game.state;
     const hadFocus = this.root.contains(document.activeElement);
     const nodes = [];
-    const head = el("h2", { id: "list-decisions", tabindex: -1 }, this.hooks.myTurn() ? "Your decisions" : "Decisions");
+    const head = el("h2", { id: "list-decisions", tabindex: -1 }, this.hooks.myTurn() ? t("Your decisions") : t("Decisions"));
     nodes.push(head);
     if (this.hooks.myTurn() && game.legal.length) {
       const general = game.legal.filter((a) => !a.unit);
@@ -77,19 +78,19 @@ export class BoardList {
       if (general.length) nodes.push(el("div", { class: "list-actions" }, general.map(btn)));
       for (const [uid, acts] of byUnit) {
         const u = s.units.find((x) => x.id === uid);
-        const where = u && this.map.boxes.has(u.loc) ? ` at ${this.map.boxes.get(u.loc).name}` : "";
-        nodes.push(el("h3", {}, `${u ? this.hooks.unitLabel(u) : uid}${where}`), el("div", { class: "list-actions" }, acts.map(btn)));
+        const who = u ? this.hooks.unitLabel(u) : uid;
+        nodes.push(el("h3", {}, u && this.map.boxes.has(u.loc) ? t("{unit} at {box}", { unit: who, box: this.map.boxes.get(u.loc).name }) : who), el("div", { class: "list-actions" }, acts.map(btn)));
       }
     } else {
-      nodes.push(el("p", {}, "Nothing for you to decide now."));
+      nodes.push(el("p", {}, t("Nothing for you to decide now.")));
     }
     const occupied = new Set(s.units.map((u) => u.loc));
     const boxes = [...this.map.boxes.values()].sort((p, q) => p.name.localeCompare(q.name));
     const withUnits = boxes.filter((b) => occupied.has(b.id) || s.active === b.id || (s.battle && s.battle.box === b.id));
-    nodes.push(el("h2", {}, `Boxes with units (${withUnits.length})`),
+    nodes.push(el("h2", {}, t("Boxes with units ({n})", { n: withUnits.length })),
       el("ul", { class: "plain list-boxes" }, withUnits.map((b) => this.boxItem(b, s, s.units))));
     const rest = boxes.filter((b) => !withUnits.includes(b));
-    nodes.push(el("details", {}, el("summary", {}, `Other boxes (${rest.length})`),
+    nodes.push(el("details", {}, el("summary", {}, t("Other boxes ({n})", { n: rest.length })),
       el("ul", { class: "plain list-boxes" }, rest.map((b) => this.boxItem(b, s, s.units)))));
     this.root.replaceChildren(...nodes);
     // the buttons were rebuilt: bring the keyboard back to the top of the decisions

@@ -3,10 +3,11 @@
 // missed); new messages arrive on the game's websocket ("chat"). An unread mark per
 // channel is kept in this browser.
 import { api, el } from "./api.js";
+import { dateTime, t, tn } from "./i18n.js";
 
 const WHO = {
-  players: "Between the two players; spectators cannot read it.",
-  spectators: "The spectators' chat; the players do not read it during the game.",
+  players: t("Between the two players; spectators cannot read it."),
+  spectators: t("The spectators' chat; the players do not read it during the game."),
 };
 
 export class Chat {
@@ -41,7 +42,7 @@ export class Chat {
       for (const m of out.messages) this.add(m);
     } catch (e) {
       // a refusal is said in words where the chat is (never as an error banner)
-      this.who.textContent = e.status === 403 ? `${e.message[0].toUpperCase()}${e.message.slice(1)}.` : "The chat could not be loaded; it will be tried again when the connection comes back.";
+      this.who.textContent = e.status === 403 ? `${e.message[0].toUpperCase()}${e.message.slice(1)}.` : t("The chat could not be loaded; it will be tried again when the connection comes back.");
     }
     this.loaded = true;
     const early = this.early; this.early = [];
@@ -53,7 +54,7 @@ export class Chat {
     if (!this.opts.user) {
       this.form.hidden = true;
       const next = location.pathname + location.search;
-      this.who.append(" ", el("a", { href: `/login?next=${encodeURIComponent(next)}`, id: "chat-login" }, "Log in to chat"), ".");
+      this.who.append(" ", el("a", { href: `/login?next=${encodeURIComponent(next)}`, id: "chat-login" }, t("Log in to chat")), ".");
     }
   }
 
@@ -71,7 +72,7 @@ export class Chat {
     this.last = Math.max(this.last, m.id);
     const mine = this.opts.user && m.user === this.opts.user.username;
     this.list.append(el("li", { class: mine ? "mine" : "", "data-id": m.id },
-      el("b", {}, m.user), " ", el("span", {}, m.body), el("time", { datetime: m.at }, " " + (m.at || "").slice(11, 16))));
+      el("b", {}, m.user), " ", el("span", {}, m.body), el("time", { datetime: m.at }, " " + (m.at ? dateTime(m.at, { hour: "2-digit", minute: "2-digit" }) : ""))));
     this.list.parentElement.scrollTop = this.list.parentElement.scrollHeight;
     if (this.visible()) this.seen(); else this.mark();
   }
@@ -81,7 +82,7 @@ export class Chat {
     const unread = [...this.list.children].filter((li) => +li.dataset.id > read && !li.classList.contains("mine")).length;
     this.badge.textContent = unread ? String(unread) : "";
     this.badge.hidden = !unread;
-    this.badge.setAttribute("aria-label", `${unread} unread`);
+    this.badge.setAttribute("aria-label", tn("{n} unread", "{n} unread", unread));
   }
 
   seen() {

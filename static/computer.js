@@ -1,6 +1,7 @@
 // Games against the computer: the lobby's "Play the computer" form, and on a game page
 // the hint button (games against the computer) and handing a left seat to the computer.
 import { api, el, showError } from "./api.js";
+import { t } from "./i18n.js";
 
 const form = document.getElementById("play-computer");
 if (form) {
@@ -39,20 +40,20 @@ if (tools && bootEl) {
           // names); it fills them in while this event is dispatched (synchronously)
           const ask = { action: h.action, words: "" };
           tools.dispatchEvent(new CustomEvent("describe-action", { detail: ask }));
-          out.textContent = `The hard level would play: ${ask.words || h.action.type}`;
+          out.textContent = t("The hard level would play: {action}", { action: ask.words || h.action.type });
         } catch (e) { out.textContent = e.message; }
-      } }, "Hint"), out);
+      } }, t("Hint")), out);
       tools.hidden = false;
     } else {
       // rarely needed, so out of the prompt bar (where it would take height from the map):
       // beside the game's details, and the server says when it is too early
       const place = document.getElementById("takeover-tools");
-      place.append("Opponent gone? ", el("button", { type: "button", class: "linkish", title: "When your opponent has left: their time is up, or a live game waits for them for several minutes", onclick: async () => {
+      place.append(`${t("Opponent gone?")} `, el("button", { type: "button", class: "linkish", title: t("When your opponent has left: their time is up, or a live game waits for them for several minutes"), onclick: async () => {
         try {
           await api(`/api/games/${encodeURIComponent(g.id)}/computer-takeover`, { level: "normal" });
           location.reload();
         } catch (e) { out.textContent = e.message; }
-      } }, "Let the computer take their seat"), " ", out);
+      } }, t("Let the computer take their seat")), " ", out);
       place.hidden = false;
     }
   }

@@ -3,18 +3,18 @@
 // of the game's state and the server's legal actions; game.js wires them in.
 import { el } from "./api.js";
 import { SIDE_NAME } from "./map.js";
+import { PAGE_WORDS, t, tn } from "./i18n.js";
 
 const MILITIA = ["MI", "MC"];
-const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 // The question asked before an action that would end a phase with points left, or null.
 export function endPhaseQuestion(action, state) {
   if (action.type === "end_movement" && state.marches > 0) {
-    return `End movement with ${count(state.marches, "March", "Marches")} unused?`;
+    return tn("End movement with {n} March unused?", "End movement with {n} Marches unused?", state.marches);
   }
   const points = state.recruit ? state.recruit.points : 0;
   if (action.type === "end_recruitment" && points > 0) {
-    return `End recruitment with ${count(points, "recruitment point", "recruitment points")} unused?`;
+    return tn("End recruitment with {n} recruitment point unused?", "End recruitment with {n} recruitment points unused?", points);
   }
   return null;
 }
@@ -23,14 +23,14 @@ export function endPhaseQuestion(action, state) {
 // words, read off the state and the legal actions (empty when nothing holds it back).
 export function recruitLimits(state, side, legal, types) {
   const offered = new Set(legal.filter((a) => a.type === "recruit").map((a) => a.unit_type));
-  const inPool = (t) => state.units.some((u) => u.side === side && u.loc === "pool" && u.type === t);
-  const missing = MILITIA.filter((t) => !offered.has(t));
+  const inPool = (type) => state.units.some((u) => u.side === side && u.loc === "pool" && u.type === type);
+  const missing = MILITIA.filter((type) => !offered.has(type));
   if (!missing.length) return [];
-  if (missing.length === 2 && !MILITIA.some(inPool)) return ["the pool has no more Militia"];
+  if (missing.length === 2 && !MILITIA.some(inPool)) return [t("the pool has no more Militia")];
   if (missing.length === 2 && state.on_map[side] >= state.army_max[side]) {
-    return [`the Army Maximum of ${state.army_max[side]} units is reached`];
+    return [t("the Army Maximum of {max} units is reached", { max: state.army_max[side] })];
   }
-  return missing.filter((t) => !inPool(t)).map((t) => `the pool has no more ${(types[t] || { name: t }).name}`);
+  return missing.filter((type) => !inPool(type)).map((type) => t("the pool has no more {type}", { type: unitTypeName(type, types) }));
 }
 
 // What the page does by itself because there is nothing to choose: the only battle left to
@@ -38,41 +38,42 @@ export function recruitLimits(state, side, legal, types) {
 export function forcedAction(state, legal) {
   if (!legal.length) return null;
   if (state.phase === "battle_choice" && legal.length === 1 && legal[0].type === "fight") {
-    return { action: legal[0], why: "the only battle to fight" };
+    return { action: legal[0], why: t("the only battle to fight") };
   }
   if (state.battle && state.battle.step === "target" && legal.every((a) => a.type === "target")) {
     const targets = new Set(legal.map((a) => a.target));
-    if (targets.size === 1) return { action: legal[0], why: "the only target", target: legal[0].target };
+    if (targets.size === 1) return { action: legal[0], why: t("the only target"), target: legal[0].target };
   }
   return null;
 }
 
-const REASON_WORDS = { resignation: "by resignation", agreement: "by agreement" };
+const REASON_WORDS = { resignation: t("by resignation"), agreement: t("by agreement") };
+const unitTypeName = (type, types) => (PAGE_WORDS.unit_types || {})[type] || (types[type] || { name: type }).name;
 
 // How a result reads: { title: "Union wins" | "Draw", reason: "by resignation" | the engine's words }
 export function resultWords(result) {
   const r = result || {};
-  const title = r.winner ? `${SIDE_NAME[r.winner]} wins` : "Draw";
-  return { title, reason: REASON_WORDS[r.reason] || r.reason || "" };
+  const title = r.winner ? t("{side} wins", { side: SIDE_NAME[r.winner] }) : t("Draw");
+  return { title, reason: REASON_WORDS[r.reason] || (r.reason ? t(r.reason) : "") };
 }
 
 // The game-over banner: the result, its reason, the replay, and the rematch (ask for one,
 // or join the one the opponent asked for).
 export function gameOverBanner(game, hooks) {
   const { title, reason } = resultWords(game.result);
-  const nodes = [el("h2", {}, `Game over: ${title}`), reason ? el("p", { class: "reason" }, capital(reason)) : null];
-  const links = el("div", { class: "row" }, el("a", { class: "button", href: hooks.replayUrl, id: "over-replay" }, "Watch the replay"));
+  const nodes = [el("h2", {}, t("Game over: {result}", { result: title })), reason ? el("p", { class: "reason" }, capital(reason)) : null];
+  const links = el("div", { class: "row" }, el("a", { class: "button", href: hooks.replayUrl, id: "over-replay" }, t("Watch the replay")));
   const rm = game.rematch;
   if (rm && hooks.isPlayer) {
     const mine = rm.by === hooks.username;
-    nodes.push(el("p", { id: "rematch-note" }, mine ? `You asked for a rematch as the ${SIDE_NAME[rm.side]}.` :
-      `${rm.by} asks for a rematch, playing the ${SIDE_NAME[rm.side]}: you play the other side.`));
+    nodes.push(el("p", { id: "rematch-note" }, mine ? t("You asked for a rematch as the {side}.", { side: SIDE_NAME[rm.side] }) :
+      t("{user} asks for a rematch, playing the {side}: you play the other side.", { user: rm.by, side: SIDE_NAME[rm.side] })));
     links.append(el("a", { class: "button primary", id: "rematch-go", href: `/games/${encodeURIComponent(rm.game_id)}` },
-      mine ? "Go to the rematch" : "Join the rematch"));
+      mine ? t("Go to the rematch") : t("Join the rematch")));
   } else if (rm) {
-    links.append(el("a", { class: "button", href: `/games/${encodeURIComponent(rm.game_id)}` }, "Watch the rematch"));
+    links.append(el("a", { class: "button", href: `/games/${encodeURIComponent(rm.game_id)}` }, t("Watch the rematch")));
   } else if (hooks.isPlayer && game.status === "finished") {
-    links.append(el("button", { type: "button", class: "primary", id: "rematch", onclick: hooks.rematch }, "Rematch (sides swapped)"));
+    links.append(el("button", { type: "button", class: "primary", id: "rematch", onclick: hooks.rematch }, t("Rematch (sides swapped)")));
   }
   nodes.push(links);
   return nodes;
@@ -83,14 +84,14 @@ function capital(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
 // The draw offer's line in the action bar: [words, buttons] for a player, words for a watcher.
 export function drawControls(offer, hooks) {
   if (!offer) {
-    return hooks.isPlayer ? [el("button", { type: "button", id: "offer-draw", class: "quiet", onclick: hooks.offer }, "Offer a draw")] : [];
+    return hooks.isPlayer ? [el("button", { type: "button", id: "offer-draw", class: "quiet", onclick: hooks.offer }, t("Offer a draw"))] : [];
   }
   const who = `${offer.username} (${SIDE_NAME[offer.side]})`;
-  if (!hooks.isPlayer) return [el("span", { class: "draw-offer", id: "draw-offer" }, `${who} offers a draw.`)];
+  if (!hooks.isPlayer) return [el("span", { class: "draw-offer", id: "draw-offer" }, t("{who} offers a draw.", { who }))];
   if (hooks.mySides.includes(offer.side)) {
-    return [el("span", { class: "draw-offer", id: "draw-offer" }, "Draw offered: waiting for the answer (your next move withdraws it).")];
+    return [el("span", { class: "draw-offer", id: "draw-offer" }, t("Draw offered: waiting for the answer (your next move withdraws it)."))];
   }
-  return [el("span", { class: "draw-offer", id: "draw-offer" }, `${who} offers a draw.`),
-    el("button", { type: "button", id: "accept-draw", class: "primary", onclick: hooks.accept }, "Accept the draw"),
-    el("button", { type: "button", id: "decline-draw", onclick: hooks.decline }, "Decline")];
+  return [el("span", { class: "draw-offer", id: "draw-offer" }, t("{who} offers a draw.", { who })),
+    el("button", { type: "button", id: "accept-draw", class: "primary", onclick: hooks.accept }, t("Accept the draw")),
+    el("button", { type: "button", id: "decline-draw", onclick: hooks.decline }, t("Decline"))];
 }

@@ -7,6 +7,7 @@ import { BoardList } from "./board-list.js";
 import { Describer } from "./log.js";
 import { GameState } from "./game-state.js";
 import { WORDS, fill, part, phaseName, sideName, statusWords } from "./words.js";
+import { t, tn } from "./i18n.js";
 import { Chat } from "./chat.js";
 import { drawControls, endPhaseQuestion, forcedAction, gameOverBanner, recruitLimits } from "./decisions.js";
 import { placeBoard, volleys } from "./battle-board.js";
@@ -45,7 +46,9 @@ const boxName = (id) => (map.boxes.get(id) || { name: id }).name;
 const unitById = (id) => game.unit(id);
 const uname = (id) => describer.unit(id);
 // a unit on a button: its identity and what it is ("Union VI 7 · Veteran Infantry")
-const unitTitle = (u) => `${describer.unit(u.id)} · ${(boot.types[u.type] || {}).name || u.type}`;
+const unitTitle = (u) => `${describer.unit(u.id)} · ${WORDS.unit_types[u.type] || (boot.types[u.type] || {}).name || u.type}`;
+const unitState = (u) => (u.red ? ` · ${t("reduced")}` : "") + (u.ent ? ` · ${t("entrenched")}` : "");
+const theirTurn = () => t("It is the {side} player's turn.", { side: SIDE_NAME[game.toAct] });
 
 // ---------------------------------------------------------------------------- socket
 let ws = null, wsTries = 0, wsTimer = null, pingTimer = null;
@@ -54,10 +57,10 @@ function connect() {
   // protocol v2: after each change only the state's delta (the whole state on connect)
   const after = game.seq >= 0 ? `?v=2&after=${game.seq}` : "?v=2";
   ws = new WebSocket(`${proto}://${location.host}/ws/games/${encodeURIComponent(GID)}${after}`);
-  setConn("connecting", game.seq >= 0 ? "reconnecting…" : "connecting…");
+  setConn("connecting", game.seq >= 0 ? t("reconnecting…") : t("connecting…"));
   ws.onopen = () => {
     wsTries = 0;
-    setConn("live", "live");
+    setConn("live", t("live"));
     if (game.seq >= 0 && isPlayer()) send({ type: "legal" });
     if (game.seq >= 0) chat.resync();   // a reconnect: the chat messages sent meanwhile
     clearInterval(pingTimer);
@@ -72,8 +75,8 @@ function connect() {
   };
   ws.onclose = (ev) => {
     clearInterval(pingTimer);
-    if (ev.code === 4404) { setConn("lost", "no such game"); return; }
-    setConn("lost", "connection lost — reconnecting…");
+    if (ev.code === 4404) { setConn("lost", t("no such game")); return; }
+    setConn("lost", t("connection lost — reconnecting…"));
     const delay = Math.min(8000, 400 * 2 ** wsTries++) * (0.75 + Math.random() / 2);
     clearTimeout(wsTimer);
     wsTimer = setTimeout(connect, delay);
@@ -85,7 +88,7 @@ function setConn(cls, text) {
   c.textContent = text;
 }
 function send(obj) {
-  if (!ws || ws.readyState !== 1) { notice("Not connected: wait for the connection to come back."); return false; }
+  if (!ws || ws.readyState !== 1) { notice(t("Not connected: wait for the connection to come back.")); return false; }
   ws.send(JSON.stringify(obj));
   return true;
 }
@@ -123,7 +126,7 @@ function onMessage(msg, t0) {
       if (msg.of === "action" || msg.of === "undo") refreshUndo();
       break;
     case "error":
-      notice(msg.detail || "refused");
+      notice(msg.detail || t("refused"));
       if (game.autoPending) { game.autoPending = false; render(null, false); }
       if (msg.code === "stale") send({ type: "sync", after: game.seq });
       break;
@@ -148,7 +151,7 @@ function afterEvents(msg, { awaitingLegal }, t0, seqBefore) {
 }
 
 function setWatchers(count, online) {
-  $("watchers").textContent = `${count ?? 0} watching`;
+  $("watchers").textContent = tn("{n} watching", "{n} watching", count ?? 0);
   $("watchers").dataset.count = count ?? 0;
   for (const side of ["union", "confederate"]) $(`seat-${side}`).classList.toggle("online", (online || []).includes(side));
 }
@@ -159,7 +162,7 @@ async function refreshSeats() {
     game.seats = g.seats; game.yourSides = g.your_sides; game.canUndo = !!g.can_undo;
     game.drawOffer = g.draw_offer || null; game.rematch = g.rematch || null;
     chat.resync();   // a spectator who took a seat now reads the players' channel
-    for (const side of ["union", "confederate"]) $(`seat-${side}`).textContent = g.seats[side] ? g.seats[side].username : "open seat";
+    for (const side of ["union", "confederate"]) $(`seat-${side}`).textContent = g.seats[side] ? g.seats[side].username : t("open seat");
     render(null, false);
   } catch (e) { /* keep going */ }
 }
@@ -182,7 +185,7 @@ function noticeSilentRecruitment(events) {
   if (!roll || !s || !game.yourSides.includes(roll.data.side)) return;
   if ((s.phase === "recruitment" || s.phase === "leaders") && s.side === roll.data.side) return;
   const why = recruitLimits(s, roll.data.side, [], boot.types);
-  notice(`Recruitment ended at once: ${why.length ? why.join("; ") : "no city of yours can recruit now"}.`);
+  notice(t("Recruitment ended at once: {why}.", { why: why.length ? why.join("; ") : t("no city of yours can recruit now") }));
 }
 
 let undoT = null;
@@ -201,12 +204,12 @@ async function loadHistory(upto) {
     for (const e of out.events) game.addEvent(e);
     renderLog();
     if (game.state) renderActions();   // Abort or Resign depends on whether anyone has moved
-  } catch (e) { notice("Could not load the game log: " + e.message); }
+  } catch (e) { notice(t("Could not load the game log: {error}", { error: e.message })); }
 }
 
 // ---------------------------------------------------------------------------- actions
 function act(action) {
-  if (!isPlayer()) { notice("Spectators watch: log in and take a seat to play."); return; }
+  if (!isPlayer()) { notice(t("Spectators watch: log in and take a seat to play.")); return; }
   const question = game.state && endPhaseQuestion(action, game.state);
   if (question) { confirmThen(question, label(action), () => sendAction(action)); return; }
   sendAction(action);
@@ -220,8 +223,8 @@ function sendAction(action) {
 }
 // a click on something that is not highlighted: ask the server, which says why not
 function explain(action, fallback) {
-  if (!isPlayer()) { notice(fallback || "Spectators watch only."); return; }
-  if (!myTurn()) { notice(game.status === "active" ? `It is the ${SIDE_NAME[game.toAct]} player's turn.` : fallback || "The game is not being played now."); return; }
+  if (!isPlayer()) { notice(fallback || t("Spectators watch only.")); return; }
+  if (!myTurn()) { notice(game.status === "active" ? theirTurn() : fallback || t("The game is not being played now.")); return; }
   if (!action) { notice(fallback); return; }
   const id = "x" + String(Math.random()).slice(2, 14);
   send({ type: "action", action, action_id: id, expected_seq: game.seq });
@@ -266,11 +269,11 @@ const SELECTING = new Set(["move", "sea_move", "invade", "entrench", "target"]);
 function onBoxClick(id) {
   ui.selBox = id;
   showBoxInfo(id);
-  if (!isPlayer() || !myTurn()) { if (isPlayer() && game.status === "active") explain(null, `It is the ${SIDE_NAME[game.toAct]} player's turn.`); render(null, false); return; }
+  if (!isPlayer() || !myTurn()) { if (isPlayer() && game.status === "active") explain(null, theirTurn()); render(null, false); return; }
   const { boxes } = clickables();
   const acts = boxes.get(id);
   if (acts && acts.length === 1) return act(acts[0]);
-  if (acts && acts.length > 1) { ui.chooser = { title: `${boxName(id)}: choose`, actions: acts }; return renderActions(); }
+  if (acts && acts.length > 1) { ui.chooser = { title: t("{box}: choose", { box: boxName(id) }), actions: acts }; return renderActions(); }
   // not highlighted: let the server say why
   const phase = game.state.phase;
   if (ui.sel) return explain({ type: "move", unit: ui.sel, path: [id], by: ["road"] });
@@ -282,12 +285,12 @@ function onBoxClick(id) {
     if (st === "withdraw") return explain({ type: "withdraw", to: id });
     if (st === "prepare") return explain({ type: "retreat", to: id });
   }
-  notice(`Nothing to do at ${boxName(id)} now. ${promptText()}`);
+  notice(t("Nothing to do at {box} now. {prompt}", { box: boxName(id), prompt: promptText() }));
 }
 
 function onUnitClick(id) {
   const u = unitById(id);
-  if (!isPlayer() || !myTurn()) { if (u) { ui.selBox = u.loc; showBoxInfo(u.loc); } if (isPlayer() && game.status === "active") notice(`It is the ${SIDE_NAME[game.toAct]} player's turn.`); return; }
+  if (!isPlayer() || !myTurn()) { if (u) { ui.selBox = u.loc; showBoxInfo(u.loc); } if (isPlayer() && game.status === "active") notice(theirTurn()); return; }
   const { boxes, units } = clickables();
   const acts = units.get(id) || [];
   if (ui.sel && acts.length) {      // e.g. a target for the selected shooter
@@ -318,15 +321,14 @@ function label(a) {
   const C = WORDS.choices;
   if (!(a.type in C)) return a.type.replace(/_/g, " ");
   const path = a.path || [];
-  const t = boot.types[a.unit_type];
   return say(C[a.type], {
     dest: path.length ? boxName(path[path.length - 1]) : "",
     via_note: path.length > 1 ? say(C.via_note, { via: path.slice(0, -1).map(boxName).join(", ") }) : "",
-    by_words: [...new Set(a.by || [])].join(C.by_joiner),
+    by_words: [...new Set(a.by || [])].map((way) => WORDS.ways[way] || way).join(C.by_joiner),
     sea_note: a.by && a.by[0] === "sea" ? C.sea_note : "",
     to: a.to ? boxName(a.to) : "", box: a.box ? boxName(a.box) : "",
     unit: a.unit ? uname(a.unit) : "", target: a.target ? uname(a.target) : "",
-    unit_type: t ? t.name : a.unit_type, leader: a.leader ? describer.narrator.formatted("leader", a.leader) : "",
+    unit_type: WORDS.unit_types[a.unit_type] || a.unit_type, leader: a.leader ? describer.narrator.formatted("leader", a.leader) : "",
   });
 }
 
@@ -379,10 +381,10 @@ function renderStatus() {
     s.phase === "movement" ? ` · ${statusWords(s.marches === 1 ? "marches_left" : "marches_left_plural", { marches: s.marches })}` : "");
   const track = $("track");
   if (!track.childElementCount) {
-    for (const t of WORDS.calendar) {
-      const newYear = t.months === "01/02";
-      track.append(el("li", { "data-turn": t.turn, title: `${statusWords("turn_info", t)}: ${t.label}`, class: newYear ? "year" : "" },
-        newYear ? String(t.year).slice(2) : ""));
+    for (const when of WORDS.calendar) {
+      const newYear = when.months === "01/02";
+      track.append(el("li", { "data-turn": when.turn, title: `${statusWords("turn_info", when)}: ${when.label}`, class: newYear ? "year" : "" },
+        newYear ? String(when.year).slice(2) : ""));
     }
   }
   for (const li of track.children) {
@@ -393,7 +395,8 @@ function renderStatus() {
   document.body.dataset.toAct = game.toAct || "";
   document.body.dataset.status = game.status || "";
   document.body.classList.toggle("my-turn", myTurn());
-  document.title = (myTurn() ? "▶ Your turn · " : "") + document.title.replace(/^▶ Your turn · /, "");
+  const yourTurn = `▶ ${t("Your turn")} · `;
+  document.title = (myTurn() ? yourTurn : "") + (document.title.startsWith(yourTurn) ? document.title.slice(yourTurn.length) : document.title);
 }
 
 function promptText() {
@@ -438,7 +441,7 @@ function phaseWords(s, mine) {
   });
   // what holds recruitment back (the pool, the Army Maximum), so that points never go unexplained
   const limits = mine && s.phase === "recruitment" ? recruitLimits(s, s.side, game.legal, boot.types) : [];
-  return limits.length ? `${text} Note: ${limits.join("; ")}.` : text;
+  return limits.length ? t("{prompt} Note: {limits}.", { prompt: text, limits: limits.join("; ") }) : text;
 }
 
 const BUTTON_TYPES = new Set(["roll_marches", "roll_recruits", "roll_replacements", "end_march", "end_movement", "open_fire", "stand", "no_promotion", "end_recruitment"]);
@@ -450,22 +453,22 @@ function renderActions() {
   const nodes = [];
   if (game.status === "open" && !isPlayer() && boot.user) {
     const free = !game.seats.union ? "union" : "confederate";
-    nodes.push(el("button", { type: "button", class: "primary", "aria-label": `Join this game as ${SIDE_NAME[free]}`, onclick: async () => {
+    nodes.push(el("button", { type: "button", class: "primary", "aria-label": t("Join this game as {side}", { side: SIDE_NAME[free] }), onclick: async () => {
       try { await api(`/api/games/${encodeURIComponent(GID)}/join`, boot.invite ? { invite: boot.invite } : {}); location.reload(); }
       catch (e) { notice(e.message); }
-    } }, `Join as ${SIDE_NAME[free]}`));
+    } }, t("Join as {side}", { side: SIDE_NAME[free] })));
   } else if (game.status === "open" && !boot.user) {
-    nodes.push(el("a", { class: "button", href: `/login?next=${encodeURIComponent(location.pathname + location.search)}` }, "Log in to join"));
+    nodes.push(el("a", { class: "button", href: `/login?next=${encodeURIComponent(location.pathname + location.search)}` }, t("Log in to join")));
   }
   if (myTurn()) {
     if (ui.chooser) {
       nodes.push(el("span", { class: "chooser-title" }, ui.chooser.title + ":"));
       for (const a of ui.chooser.actions) nodes.push(el("button", { type: "button", class: "choice", onclick: () => act(a) }, label(a)));
-      nodes.push(el("button", { type: "button", onclick: () => { ui.chooser = null; renderActions(); } }, "Cancel"));
+      nodes.push(el("button", { type: "button", onclick: () => { ui.chooser = null; renderActions(); } }, t("Cancel")));
     } else {
       if (ui.sel) {
-        for (const a of game.legal.filter((x) => x.unit === ui.sel && x.type === "entrench")) nodes.push(el("button", { type: "button", onclick: () => act(a) }, "Entrench"));
-        nodes.push(el("button", { type: "button", "aria-label": "Cancel the selection", onclick: () => { ui.sel = null; render(null, false); } }, "Cancel"));
+        for (const a of game.legal.filter((x) => x.unit === ui.sel && x.type === "entrench")) nodes.push(el("button", { type: "button", onclick: () => act(a) }, t("Entrench")));
+        nodes.push(el("button", { type: "button", "aria-label": t("Cancel the selection"), onclick: () => { ui.sel = null; render(null, false); } }, t("Cancel")));
       }
       for (const a of game.legal) {
         if (BUTTON_TYPES.has(a.type)) nodes.push(el("button", { type: "button", class: a.type.startsWith("roll") || a.type === "open_fire" ? "primary" : "", "data-action": a.type, onclick: () => act(a) }, label(a)));
@@ -474,19 +477,19 @@ function renderActions() {
     }
   }
   if (isPlayer() && game.status === "active") {
-    nodes.push(el("button", { type: "button", id: "undo", class: "undo", "aria-label": "Undo my last decision", title: "Undo (u)", disabled: !game.canUndo, onclick: undo }, "↶ Undo"));
+    nodes.push(el("button", { type: "button", id: "undo", class: "undo", "aria-label": t("Undo my last decision"), title: t("Undo (u)"), disabled: !game.canUndo, onclick: undo }, `↶ ${t("Undo")}`));
   }
   if (isPlayer() && (game.status === "active" || game.status === "open")) {
     // before anyone's first move a game can be called off; after it, only resigned
     const moved = [...game.events.values()].some((e) => e.source === "engine" && e.actor);
     if (!moved) {
       nodes.push(el("button", { type: "button", id: "abort", class: "quiet", onclick: () => confirmThen(
-        "Abort this game? It ends with no result, as if it had not been played.", "Abort the game",
-        () => api(`/api/games/${encodeURIComponent(GID)}/abort`, {})) }, "Abort"));
+        t("Abort this game? It ends with no result, as if it had not been played."), t("Abort the game"),
+        () => api(`/api/games/${encodeURIComponent(GID)}/abort`, {})) }, t("Abort")));
     } else {
       nodes.push(el("button", { type: "button", id: "resign", class: "quiet", onclick: () => confirmThen(
-        `Resign? The ${SIDE_NAME[game.yourSides[0] === "union" ? "confederate" : "union"]} player wins the game.`, "Resign",
-        () => api(`/api/games/${encodeURIComponent(GID)}/resign`, {})) }, "Resign"));
+        t("Resign? The {side} player wins the game.", { side: SIDE_NAME[game.yourSides[0] === "union" ? "confederate" : "union"] }), t("Resign"),
+        () => api(`/api/games/${encodeURIComponent(GID)}/resign`, {})) }, t("Resign")));
     }
   }
   if (game.status === "active") nodes.push(...drawControls(game.drawOffer, drawHooks));
@@ -497,9 +500,9 @@ const gamePath = (what) => `/api/games/${encodeURIComponent(GID)}/${what}`;
 const drawHooks = {
   get isPlayer() { return isPlayer(); },
   get mySides() { return game.yourSides; },
-  offer: () => confirmThen("Offer your opponent a draw? It stays open until they answer, or until your next move.",
-    "Offer a draw", async () => { game.drawOffer = (await api(gamePath("offer-draw"), {})).draw_offer; renderActions(); }),
-  accept: () => confirmThen("Accept the draw? The game ends now, with no winner.", "Accept the draw",
+  offer: () => confirmThen(t("Offer your opponent a draw? It stays open until they answer, or until your next move."),
+    t("Offer a draw"), async () => { game.drawOffer = (await api(gamePath("offer-draw"), {})).draw_offer; renderActions(); }),
+  accept: () => confirmThen(t("Accept the draw? The game ends now, with no winner."), t("Accept the draw"),
     () => api(gamePath("accept-draw"), {})),
   decline: async () => {
     try { await api(gamePath("decline-draw"), {}); game.drawOffer = null; renderActions(); } catch (e) { notice(e.message); }
@@ -529,7 +532,7 @@ function decideForced() {
   game.autoSeq = game.seq; game.autoPending = true;
   const a = forced.action;
   metrics.forced.push(a.type);
-  notice(a.type === "target" ? `All fire at ${uname(a.target)}: ${forced.why}.` : `${label(a)}: ${forced.why}.`);
+  notice(a.type === "target" ? t("All fire at {target}: {why}.", { target: uname(a.target), why: forced.why }) : t("{choice}: {why}.", { choice: label(a), why: forced.why }));
   const id = "auto" + String(Math.random()).slice(2, 14);
   send({ type: "action", action: a, action_id: id, expected_seq: game.seq });
 }
@@ -568,8 +571,8 @@ function oddsWords(id) {
   const needs = Object.entries(row);
   if (!needs.length) return null;
   const all = new Set(needs.map(([, n]) => n));
-  if (all.size === 1) return `hits on ${[...all][0]} or less`;
-  return "hits on " + needs.map(([t, n]) => `${n} vs ${uname(t)}`).join(", ");
+  if (all.size === 1) return t("hits on {need} or less", { need: [...all][0] });
+  return t("hits on {needs}", { needs: needs.map(([target, n]) => t("{need} vs {target}", { need: n, target: uname(target) })).join(", ") });
 }
 
 function battleCounter(u, legal, selected) {
@@ -587,7 +590,7 @@ function battleLine(b, side) {
   const targets = new Map(b.targets.map(([sh, t]) => [sh, t]));
   const { units: clickU } = myTurn() ? clickables() : { units: new Map() };
   const row = el("div", { class: `line ${side}${b.firing === side ? " firing" : ""}` },
-    el("h3", {}, `${SIDE_NAME[side]} ${side === b.attacker ? "attacker" : "defender"}${b.firing === side ? " · fires" : ""}`));
+    el("h3", {}, `${SIDE_NAME[side]} ${side === b.attacker ? t("attacker") : t("defender")}${b.firing === side ? ` · ${t("fires")}` : ""}`));
   const list = el("div", { class: "counters" });
   const fighting = b.units[side] || [];
   // units that fought here and are gone (eliminated, routed away) stay on the board, greyed
@@ -601,8 +604,8 @@ function battleLine(b, side) {
     const chance = !out && b.firing === side ? oddsWords(id) : null;
     list.append(el("div", { class: `bunit${out ? " gone" : ""}`, "data-battle-unit": id },
       battleCounter(u, legal, ui.sel === id),
-      el("span", {}, uname(id) + (u.red ? " (reduced)" : "") + (u.ent ? " (entrenched)" : "")
-        + (out ? (map.boxes.has(u.loc) ? " (left the battle)" : " (eliminated)") : "")),
+      el("span", {}, uname(id) + (u.red ? ` (${t("reduced")})` : "") + (u.ent ? ` (${t("entrenched")})` : "")
+        + (out ? ` (${map.boxes.has(u.loc) ? t("left the battle") : t("eliminated")})` : "")),
       chance ? el("small", { class: "odds" }, chance) : null,
       tgt ? el("small", { class: "tgt" }, `→ ${uname(tgt)}`) : null));
   }
@@ -611,7 +614,7 @@ function battleLine(b, side) {
 }
 
 function volleyNode(v, n, last) {
-  const dice = el("div", { class: "dice", "aria-label": `Volley ${n}` });
+  const dice = el("div", { class: "dice", "aria-label": t("Volley {n}", { n }) });
   for (const r of v.rolls) {
     const hit = r.value <= r.need;
     const mod = describer.modifier(r);
@@ -620,7 +623,7 @@ function volleyNode(v, n, last) {
       el("small", {}, `≤${r.need}${mod ? " · " + mod : ""}`),
       el("small", { class: "who" }, `${shortUnit(r.unit)} → ${shortUnit(r.target)}`)));
   }
-  return el("li", { class: `volley${last ? " last" : ""}` }, el("h3", { class: "dice-title" }, `Volley ${n} · ${SIDE_NAME[v.side]} fires`), dice);
+  return el("li", { class: `volley${last ? " last" : ""}` }, el("h3", { class: "dice-title" }, t("Volley {n} · {side} fires", { n, side: SIDE_NAME[v.side] })), dice);
 }
 
 function renderBattle() {
@@ -631,16 +634,16 @@ function renderBattle() {
   const nodes = [];
   if (b) {
     if (["prepare", "bonus", "target"].includes(b.step)) askOdds();
-    nodes.push(el("header", {}, el("h2", {}, `Battle of ${boxName(b.box)}`), el("span", {}, `round ${b.round}`)));
+    nodes.push(el("header", {}, el("h2", {}, t("Battle of {box}", { box: boxName(b.box) })), el("span", {}, t("round {round}", { round: b.round }))));
     nodes.push(el("div", { class: "lines" }, battleLine(b, b.defender), battleLine(b, b.attacker)));
   } else if (game.lastBattle) {
     const txt = (boardWords.describe(game.lastBattle) || {}).text || "";
-    nodes.push(el("header", {}, el("h2", {}, "Battle over"), el("button", { type: "button", class: "close", "aria-label": "Close the battle board", onclick: () => { game.lastBattle = null; renderBattle(); } }, "×")));
+    nodes.push(el("header", {}, el("h2", {}, t("Battle over")), el("button", { type: "button", class: "close", "aria-label": t("Close the battle board"), onclick: () => { game.lastBattle = null; renderBattle(); } }, "×")));
     nodes.push(el("p", {}, txt));
   }
   const history = volleys(game.events, isUndone);
   if (history.length) {
-    nodes.push(el("ol", { class: "volleys", "aria-label": "Every volley of this battle" },
+    nodes.push(el("ol", { class: "volleys", "aria-label": t("Every volley of this battle") },
       history.map((v, i) => volleyNode(v, i + 1, i === history.length - 1))));
   }
   sec.replaceChildren(...nodes);
@@ -661,7 +664,7 @@ function shortUnit(id) {
 
 function dieFace(v) {
   const s = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  s.setAttribute("viewBox", "0 0 24 24"); s.setAttribute("class", "die"); s.setAttribute("role", "img"); s.setAttribute("aria-label", `die ${v}`);
+  s.setAttribute("viewBox", "0 0 24 24"); s.setAttribute("class", "die"); s.setAttribute("role", "img"); s.setAttribute("aria-label", t("die {value}", { value: v }));
   s.dataset.value = v;
   const pips = { 1: [[12, 12]], 2: [[7, 7], [17, 17]], 3: [[7, 7], [12, 12], [17, 17]], 4: [[7, 7], [17, 7], [7, 17], [17, 17]],
     5: [[7, 7], [17, 7], [12, 12], [7, 17], [17, 17]], 6: [[7, 6], [17, 6], [7, 12], [17, 12], [7, 18], [17, 18]] }[v] || [];
@@ -681,17 +684,17 @@ function renderForces() {
   const cols = ["union", "confederate"].map((side) => {
     const mine = s.units.filter((u) => u.side === side);
     const count = (loc) => { const c = {}; for (const u of mine) if (u.loc === loc) c[u.type] = (c[u.type] || 0) + 1; return c; };
-    const fmt = (c) => Object.keys(c).length ? Object.entries(c).sort().map(([t, n]) => `${n} ${t}`).join(", ") : "none";
-    return el("section", { class: `force ${side}`, "aria-label": `${SIDE_NAME[side]} forces` },
+    const fmt = (c) => Object.keys(c).length ? Object.entries(c).sort().map(([type, n]) => `${n} ${type}`).join(", ") : t("none");
+    return el("section", { class: `force ${side}`, "aria-label": t("{side} forces", { side: SIDE_NAME[side] }) },
       el("h3", {}, SIDE_NAME[side], game.seats && game.seats[side] ? el("small", { class: "player" }, ` · ${game.seats[side].username}`) : null),
       el("dl", {},
-        el("dt", {}, "On the map"), el("dd", { "data-stat": `${side}-onmap` }, `${s.on_map[side]} of ${s.army_max[side]} (Army Maximum)`),
-        el("dt", {}, "Recruitment Pool"), el("dd", { "data-stat": `${side}-pool` }, fmt(count("pool"))),
-        el("dt", {}, "Stock"), el("dd", {}, fmt(count("stock"))),
-        side === "union" ? el("dt", {}, "Awaiting draft") : null, side === "union" ? el("dd", {}, fmt(count("draft"))) : null));
+        el("dt", {}, t("On the map")), el("dd", { "data-stat": `${side}-onmap` }, t("{count} of {max} (Army Maximum)", { count: s.on_map[side], max: s.army_max[side] })),
+        el("dt", {}, t("Recruitment Pool")), el("dd", { "data-stat": `${side}-pool` }, fmt(count("pool"))),
+        el("dt", {}, t("Stock")), el("dd", {}, fmt(count("stock"))),
+        side === "union" ? el("dt", {}, t("Awaiting draft")) : null, side === "union" ? el("dd", {}, fmt(count("draft"))) : null));
   });
   $("forces").replaceChildren(el("div", { class: "forces" }, ...cols),
-    el("p", { class: "hint" }, "MI/MC militia, VI/VC veteran, CI/CC crack infantry/cavalry. ✕ infantry, ╱ cavalry; a red corner marks a reduced unit, a pale arc at the foot an entrenched one; a number on a pile counts its units."));
+    el("p", { class: "hint" }, t("MI/MC militia, VI/VC veteran, CI/CC crack infantry/cavalry. ✕ infantry, ╱ cavalry; a red corner marks a reduced unit, a pale arc at the foot an entrenched one; a number on a pile counts its units.")));
 }
 
 function showBoxInfo(id) {
@@ -703,13 +706,13 @@ function showBoxInfo(id) {
   const { units: clickU } = myTurn() ? clickables() : { units: new Map() };
   $("box-info").replaceChildren(
     el("h3", {}, b.name, el("small", {}, ` ${b.state || ""}`)),
-    el("p", {}, `Controlled by: ${SIDE_NAME[ctl] || ctl}${ctl !== b.color ? ` (printed ${SIDE_NAME[b.color] || b.color})` : ""}`,
-      b.fort ? " · permanent entrenchment" : "", b.port ? " · port" : "",
-      Object.entries(b.shields || {}).map(([side, v]) => ` · ${SIDE_NAME[side]} shield ${v}`).join("")),
+    el("p", {}, t("Controlled by: {side}", { side: SIDE_NAME[ctl] || ctl }) + (ctl !== b.color ? ` (${t("printed {side}", { side: SIDE_NAME[b.color] || b.color })})` : ""),
+      b.fort ? ` · ${t("permanent entrenchment")}` : "", b.port ? ` · ${t("port")}` : "",
+      Object.entries(b.shields || {}).map(([side, v]) => ` · ${t("{side} shield {value}", { side: SIDE_NAME[side], value: v })}`).join("")),
     units.length ? el("ul", { class: "plain units-list" }, units.map((u) => el("li", {},
       el("button", { type: "button", class: `unit-btn ${u.side}${clickU.has(u.id) ? " legal" : ""}${ui.sel === u.id ? " selected" : ""}`,
                      "data-unit-btn": u.id, "aria-label": `${unitTitle(u)} ${u.id}`, onclick: () => onUnitClick(u.id) },
-        `${unitTitle(u)}${u.red ? " · reduced" : ""}${u.ent ? " · entrenched" : ""}`)))) : el("p", { class: "empty" }, "No units."));
+        `${unitTitle(u)}${unitState(u)}`)))) : el("p", { class: "empty" }, t("No units.")));
 }
 
 // ---------------------------------------------------------------------------- log
@@ -801,7 +804,7 @@ function renderPop() {
   const nodes = [];
   const { boxes: clickB, units: clickU } = myTurn() ? clickables() : { boxes: new Map(), units: new Map() };
   if (ui.pop.which) {
-    nodes.push(el("h3", {}, "Which box?"));
+    nodes.push(el("h3", {}, t("Which box?")));
     for (const id of ui.pop.which) {
       nodes.push(el("button", { type: "button", class: `pick-box${clickB.has(id) ? " legal" : ""}`, "data-pick-box": id,
         onclick: () => { const box = id; closePop(); pickBox(box); } }, boxName(id)));
@@ -820,10 +823,10 @@ function renderPop() {
       svgEl.append(counter(u, boot.types[u.type], 11));
       nodes.push(el("button", { type: "button", class: `unit-btn ${u.side}${clickU.has(u.id) ? " legal" : ""}${ui.sel === u.id ? " selected" : ""}`,
         "data-unit-btn": u.id, onclick: () => { back(); closePop(); onUnitClick(u.id); } },
-        svgEl, `${unitTitle(u)}${u.red ? " · reduced" : ""}${u.ent ? " · entrenched" : ""}`));
+        svgEl, `${unitTitle(u)}${unitState(u)}`));
     }
   }
-  nodes.push(el("button", { type: "button", class: "close", "aria-label": "Close", onclick: () => closePop(true) }, "×"));
+  nodes.push(el("button", { type: "button", class: "close", "aria-label": t("Close"), onclick: () => closePop(true) }, "×"));
   pop.replaceChildren(...nodes);
   pop.hidden = false;
   // beside the box (or the tap), kept inside the map
@@ -937,10 +940,10 @@ for (const tab of document.querySelectorAll("[role=tab]")) {
       if (open && tab.getAttribute("aria-selected") === "true") { setSheet(false); return; }
       if (!open) setSheet(true);
     }
-    for (const t of document.querySelectorAll("[role=tab]")) {
-      const on = t === tab;
-      t.setAttribute("aria-selected", on ? "true" : "false");
-      $(t.getAttribute("aria-controls")).hidden = !on;
+    for (const other of document.querySelectorAll("[role=tab]")) {
+      const on = other === tab;
+      other.setAttribute("aria-selected", on ? "true" : "false");
+      $(other.getAttribute("aria-controls")).hidden = !on;
     }
     if (tab.id === "t-chat") chat.seen();
     if (tab.id === "t-log") { const p = $("log").parentElement; p.scrollTop = p.scrollHeight; }

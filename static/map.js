@@ -3,8 +3,10 @@
 // of geography, the same one the background was drawn with); sizes follow the same rule as
 // there, from the constants in map.viewport.box. Nothing here decides what is legal: the
 // page passes in sets of boxes/units to highlight.
+import { PAGE_WORDS, t } from "./i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
-export const SIDE_NAME = { union: "Union", confederate: "Confederate", neutral: "Neutral" };
+export const SIDE_NAME = { union: t("Union"), confederate: t("Confederate"), neutral: t("Neutral") };
 
 export function svg(tag, attrs, ...children) {
   const n = document.createElementNS(NS, tag);
@@ -123,7 +125,7 @@ export class MapView {
         const nx = -dy / len * off, ny = dx / len * off;
         const x1 = a.x + nx, y1 = a.y + ny, x2 = b.x + nx, y2 = b.y + ny;
         const dPath = `M${x1.toFixed(1)} ${y1.toFixed(1)}L${x2.toFixed(1)} ${y2.toFixed(1)}`;
-        const title = `${a.name} – ${b.name}: ${ln.kind === "river" ? `${ln.river} River` : ln.kind === "rail" ? "railroad" : "road"}`;
+        const title = `${a.name} – ${b.name}: ${ln.kind === "river" ? t("{river} River", { river: ln.river }) : ln.kind === "rail" ? t("railroad") : t("road")}`;
         if (ln.kind === "river") {
           const g = svg("g", { class: "river" + (ln.river === "Potomac" ? " potomac" : "") });
           g.append(svg("title", {}, title));
@@ -557,35 +559,36 @@ export class MapView {
 
 function boxLabel(b, ctl) {
   const bits = [b.name];
-  if (ctl && ctl !== b.color) bits.push(`held by the ${SIDE_NAME[ctl] || ctl}`);
-  else bits.push(b.color === "neutral" ? "neutral" : SIDE_NAME[b.color]);
-  for (const [side, v] of Object.entries(b.shields || {})) bits.push(`${SIDE_NAME[side]} shield ${v}`);
-  if (b.port) bits.push("port");
-  if (b.fort) bits.push("permanent entrenchment");
+  if (ctl && ctl !== b.color) bits.push(t("held by the {side}", { side: SIDE_NAME[ctl] || ctl }));
+  else bits.push(b.color === "neutral" ? t("neutral") : SIDE_NAME[b.color]);
+  for (const [side, v] of Object.entries(b.shields || {})) bits.push(t("{side} shield {value}", { side: SIDE_NAME[side], value: v }));
+  if (b.port) bits.push(t("port"));
+  if (b.fort) bits.push(t("permanent entrenchment"));
   return bits.join(", ");
 }
 
 // One counter: NATO-style symbol (X infantry, / cavalry), quality letters, reduced and entrenched marks.
-export function counter(u, t, CW = 18) {
-  const q = (t.quality || "militia")[0].toUpperCase();
-  const g = svg("g", { class: `counter ${u.side} q-${t.quality || "militia"}${u.red ? " reduced" : ""}${u.ent ? " entrenched" : ""}`,
+export function counter(u, type, CW = 18) {
+  const t0 = type;
+  const q = (t0.quality || "militia")[0].toUpperCase();
+  const g = svg("g", { class: `counter ${u.side} q-${t0.quality || "militia"}${u.red ? " reduced" : ""}${u.ent ? " entrenched" : ""}`,
                        "data-unit": u.id, role: "button", tabindex: -1,
-                       "aria-label": unitName(u, t) });
-  g.append(svg("title", {}, unitName(u, t) + (u.red ? ", reduced" : "") + (u.ent ? ", entrenched" : "")));
+                       "aria-label": unitName(u, t0) });
+  g.append(svg("title", {}, unitName(u, t0) + (u.red ? `, ${t("reduced")}` : "") + (u.ent ? `, ${t("entrenched")}` : "")));
   const k = CW / 11;   // the symbol is drawn on an 11-unit counter and scaled
   const inner = svg("g", { transform: `scale(${k.toFixed(3)})` });
   inner.append(svg("rect", { class: "face", width: 11, height: 11, rx: 1.2 }));
   if (u.red) inner.append(svg("path", { class: "red-mark", d: "M11 6.6V11H6.6z" }));
   if (u.ent) inner.append(svg("path", { class: "dig", d: "M1 10.2Q5.5 7.8 10 10.2" }));
   inner.append(svg("rect", { class: "sym", x: 2, y: 1.8, width: 7, height: 4.4 }));
-  inner.append(svg("path", { class: "sym", d: t.kind === "cav" ? "M2 6.2L9 1.8" : "M2 1.8L9 6.2M2 6.2L9 1.8" }));
-  inner.append(svg("text", { class: "q", x: 5.5, y: 9.9 }, q + (t.kind === "cav" ? "C" : "I")));
+  inner.append(svg("path", { class: "sym", d: t0.kind === "cav" ? "M2 6.2L9 1.8" : "M2 1.8L9 6.2M2 6.2L9 1.8" }));
+  inner.append(svg("text", { class: "q", x: 5.5, y: 9.9 }, q + (t0.kind === "cav" ? "C" : "I")));
   if (q === "C") inner.append(svg("path", { class: "star", d: "M1.6 0.9l0.35 0.75 0.8 0.1-0.6 0.55 0.15 0.8-0.7-0.4-0.7 0.4 0.15-0.8-0.6-0.55 0.8-0.1z", transform: "translate(-0.6 -0.2)" }));
   g.append(inner);
   return g;
 }
 
-export function unitName(u, t) {
-  t = t || {};
-  return `${SIDE_NAME[u.side] || ""} ${t.name || u.type}`.trim();
+export function unitName(u, type) {
+  const name = (PAGE_WORDS.unit_types || {})[u.type] || (type || {}).name || u.type;
+  return `${SIDE_NAME[u.side] || ""} ${name}`.trim();
 }

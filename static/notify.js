@@ -2,14 +2,15 @@
 // settings (mail, webhook, vacation), the game page's clock / claim / standing orders
 // panel and the admin outbox's retry buttons. Text only in the DOM (no HTML strings).
 import { api, el, showError } from "./api.js";
+import { t, tn } from "./i18n.js";
 
 const $ = (s) => document.querySelector(s);
 
 function hours(sec) {
   if (sec === null || sec === undefined) return "";
-  if (sec <= 0) return "time is up";
+  if (sec <= 0) return t("time is up");
   const d = Math.floor(sec / 86400), h = Math.floor((sec % 86400) / 3600), m = Math.floor((sec % 3600) / 60);
-  return d ? `${d} d ${h} h left` : `${h} h ${m} min left`;
+  return d ? t("{d} d {h} h left", { d, h }) : t("{h} h {m} min left", { h, m });
 }
 
 // ---- badge in the top bar: pushed over the user socket /ws/me whenever one of my games
@@ -20,7 +21,7 @@ function showBadge(w) {
   const n = a.querySelector(".badge");
   n.textContent = String(w.count);
   n.hidden = w.count === 0;
-  a.title = `${w.count} game(s) waiting for you, ${w.unread} unread notice(s)`;
+  a.title = `${tn("{n} game waiting for you", "{n} games waiting for you", w.count)}, ${tn("{n} unread notice", "{n} unread notices", w.unread)}`;
 }
 
 async function badge() {
@@ -125,28 +126,28 @@ const panel = $("#pbt-panel");
 if (panel) {
   const gid = panel.dataset.game;
   const mine = panel.dataset.player === "1";
-  const ORDERS = [["stand", "Defending cavalry stands (5.6)"], ["never_reinforce", "Never reinforce (5.5)"],
-                  ["retreat_when_outnumbered", "Retreat when outnumbered (5.4)"]];
+  const ORDERS = [["stand", t("Defending cavalry stands (5.6)")], ["never_reinforce", t("Never reinforce (5.5)")],
+                  ["retreat_when_outnumbered", t("Retreat when outnumbered (5.4)")]];
   async function draw() {
     const c = await api(`/api/games/${encodeURIComponent(gid)}/clock`);
     const parts = [];
     if (c.days_per_move) {
-      parts.push(el("p", {}, `${c.days_per_move} day(s) per move. `,
-        c.side ? `${c.side === "union" ? "Union" : "Confederate"}: ${c.paused || c.on_vacation_until ? "clock paused (vacation)" : hours(c.seconds_left)}` : ""));
-      if (c.can_claim) parts.push(el("button", { type: "button", id: "claim-win", onclick: () => act("claim") }, "Claim the win on time"));
-      if (c.can_extend) parts.push(el("button", { type: "button", id: "extend-time", onclick: () => act("extend") }, "Give one more day"));
+      parts.push(el("p", {}, `${tn("{n} day per move.", "{n} days per move.", c.days_per_move)} `,
+        c.side ? `${c.side === "union" ? t("Union") : t("Confederate")}: ${c.paused || c.on_vacation_until ? t("clock paused (vacation)") : hours(c.seconds_left)}` : ""));
+      if (c.can_claim) parts.push(el("button", { type: "button", id: "claim-win", onclick: () => act("claim") }, t("Claim the win on time")));
+      if (c.can_extend) parts.push(el("button", { type: "button", id: "extend-time", onclick: () => act("extend") }, t("Give one more day")));
     }
     if (mine) {
       const o = await api(`/api/games/${encodeURIComponent(gid)}/orders`);
       const cur = o.orders || {};
-      const form = el("form", { id: "orders-form", class: "stack" }, el("h3", {}, "Standing battle orders"),
-        el("p", { class: "hint" }, `Used when you have not answered a battle decision within ${o.grace_minutes} minutes; shown in the log.`),
-        el("label", {}, "Targets ", (() => { const s = el("select", { name: "targets" },
-          el("option", { value: "" }, "ask me"), el("option", { value: "spread" }, "spread fire"),
-          el("option", { value: "reduced" }, "finish reduced units first")); s.value = cur.targets || ""; return s; })()),
-        el("label", {}, "Retreat after round ", el("input", { type: "number", name: "retreat_after_round", min: 1, max: 20, value: cur.retreat_after_round || "" })),
-        ...ORDERS.map(([k, t]) => el("label", {}, el("input", { type: "checkbox", name: k, checked: !!cur[k] }), " ", t)),
-        el("button", { type: "submit" }, "Save orders"), el("p", { class: "form-error", role: "alert", hidden: true }));
+      const form = el("form", { id: "orders-form", class: "stack" }, el("h3", {}, t("Standing battle orders")),
+        el("p", { class: "hint" }, t("Used when you have not answered a battle decision within {minutes} minutes; shown in the log.", { minutes: o.grace_minutes })),
+        el("label", {}, `${t("Targets")} `, (() => { const s = el("select", { name: "targets" },
+          el("option", { value: "" }, t("ask me")), el("option", { value: "spread" }, t("spread fire")),
+          el("option", { value: "reduced" }, t("finish reduced units first"))); s.value = cur.targets || ""; return s; })()),
+        el("label", {}, `${t("Retreat after round")} `, el("input", { type: "number", name: "retreat_after_round", min: 1, max: 20, value: cur.retreat_after_round || "" })),
+        ...ORDERS.map(([k, words]) => el("label", {}, el("input", { type: "checkbox", name: k, checked: !!cur[k] }), " ", words)),
+        el("button", { type: "submit" }, t("Save orders")), el("p", { class: "form-error", role: "alert", hidden: true }));
       form.addEventListener("submit", async (ev) => {
         ev.preventDefault();
         const fd = new FormData(form);

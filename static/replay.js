@@ -8,6 +8,7 @@ import { MapView, SIDE_NAME } from "./map.js";
 import { Describer } from "./log.js";
 import { foldFrames } from "./game-state.js";
 import { WORDS, phaseName, sideName, statusWords } from "./words.js";
+import { t } from "./i18n.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const $ = (id) => document.getElementById(id);
@@ -115,7 +116,7 @@ function buildJumps() {
     if (seg !== lastSeg) { segs.push([i, `T${s.turn} ${s.date || ""} · ${sideName(s.side)} ${phaseName(s.phase)}`]); lastSeg = seg; }
     if (e.type === "battle") battles.push([i, `T${s.turn} · ${describer.box(e.data.box)} (seq ${e.seq})`]);
   });
-  const fill = (sel, opts) => { sel.replaceChildren(sel.firstElementChild, ...opts.map(([i, t]) => el("option", { value: i }, t))); };
+  const fill = (sel, opts) => { sel.replaceChildren(sel.firstElementChild, ...opts.map(([i, words]) => el("option", { value: i }, words))); };
   fill($("r-turn"), [...turns].map(([t, i]) => [i, `${statusWords("turn_info", { turn: t })} · ${R.states[R.events[i].frame].date || ""}`]));
   fill($("r-seg"), segs);
   fill($("r-battle"), battles);
@@ -179,15 +180,15 @@ function renderStatus(s, e) {
     s.battle ? ` · ${statusWords("battle_round", { box: describer.box(s.battle.box), round: s.battle.round })}` : "",
     s.result ? ` · ${s.result.winner ? statusWords("wins", { winner: sideName(s.result.winner) }) : statusWords("drawn")}` : "");
   const track = $("track");
-  if (!track.childElementCount) for (const t of WORDS.calendar) track.append(el("li", { "data-turn": t.turn, title: `${statusWords("turn_info", t)}: ${t.label}` }, ""));
+  if (!track.childElementCount) for (const when of WORDS.calendar) track.append(el("li", { "data-turn": when.turn, title: `${statusWords("turn_info", when)}: ${when.label}` }, ""));
   for (const li of track.children) { li.classList.toggle("now", +li.dataset.turn === s.turn); li.classList.toggle("past", +li.dataset.turn < s.turn); }
   const cols = ["union", "confederate"].map((side) => {
     const mine = s.units.filter((u) => u.side === side);
     const count = (loc) => { const c = {}; for (const u of mine) if (u.loc === loc) c[u.type] = (c[u.type] || 0) + 1; return c; };
-    const fmt = (c) => Object.keys(c).length ? Object.entries(c).sort().map(([t, n]) => `${n} ${t}`).join(", ") : "none";
+    const fmt = (c) => Object.keys(c).length ? Object.entries(c).sort().map(([type, n]) => `${n} ${type}`).join(", ") : t("none");
     return el("section", { class: `force ${side}` }, el("h3", {}, SIDE_NAME[side]),
-      el("dl", {}, el("dt", {}, "On the map"), el("dd", { "data-stat": `${side}-onmap` }, `${s.on_map[side]} of ${s.army_max[side]} (Army Maximum)`),
-        el("dt", {}, "Recruitment Pool"), el("dd", {}, fmt(count("pool")))));
+      el("dl", {}, el("dt", {}, t("On the map")), el("dd", { "data-stat": `${side}-onmap` }, t("{count} of {max} (Army Maximum)", { count: s.on_map[side], max: s.army_max[side] })),
+        el("dt", {}, t("Recruitment Pool")), el("dd", {}, fmt(count("pool")))));
   });
   $("forces").replaceChildren(el("div", { class: "forces" }, ...cols));
 }
@@ -199,15 +200,15 @@ function renderDice() {
   const seats = R.bundle.game.seats || {};
   const table = (name, a) => el("div", {},
     el("h4", {}, name),
-    el("table", { class: "faces" }, el("tr", {}, el("th", {}, "face"), ...[1, 2, 3, 4, 5, 6].map((f) => el("th", {}, String(f))), el("th", {}, "rolls")),
-      el("tr", {}, el("td", {}, "count"), ...a.faces.map((c) => el("td", {}, String(c))), el("td", {}, String(a.rolls))),
-      el("tr", {}, el("td", {}, "expected"), ...a.faces.map(() => el("td", {}, (a.rolls / 6).toFixed(1))), el("td", {}, ""))),
+    el("table", { class: "faces" }, el("tr", {}, el("th", {}, t("face")), ...[1, 2, 3, 4, 5, 6].map((f) => el("th", {}, String(f))), el("th", {}, t("rolls"))),
+      el("tr", {}, el("td", {}, t("count")), ...a.faces.map((c) => el("td", {}, String(c))), el("td", {}, String(a.rolls))),
+      el("tr", {}, el("td", {}, t("expected")), ...a.faces.map(() => el("td", {}, (a.rolls / 6).toFixed(1))), el("td", {}, ""))),
     el("p", { class: "hint" }, `mean ${a.mean ?? "–"} (fair: 3.5) · χ² ${a.chi_square ?? "–"} (above 11.07 happens 1 time in 20 with fair dice)`,
       a.shots ? ` · fire: ${a.hits} hits from ${a.shots} shots, ${a.expected_hits} expected (${a.luck >= 0 ? "+" : ""}${a.luck})` : ""));
   $("dice-stats").replaceChildren(
-    table(`Union${seats.union ? " (" + seats.union + ")" : ""}`, st.union),
-    table(`Confederate${seats.confederate ? " (" + seats.confederate + ")" : ""}`, st.confederate),
-    table("All dice of the game", st.all),
+    table(`${SIDE_NAME.union}${seats.union ? " (" + seats.union + ")" : ""}`, st.union),
+    table(`${SIDE_NAME.confederate}${seats.confederate ? " (" + seats.confederate + ")" : ""}`, st.confederate),
+    table(t("All dice of the game"), st.all),
     el("p", { class: "hint" }, "Dice of superseded events are left out. A player's dice over all games: /api/users/NAME/dice."));
 }
 
@@ -215,12 +216,12 @@ function renderDice() {
 function renderVerify(extra) {
   const g = R.bundle.game, b = R.bundle;
   const rows = [
-    el("h3", {}, "Verifiable dice"),
+    el("h3", {}, t("Verifiable dice")),
     el("p", {}, "Seed commitment (SHA-256 of the secret seed, published at the start):"), el("p", { class: "mono", id: "commitment" }, g.seed_commitment || "none"),
     g.seed ? el("p", {}, "Seed (revealed because the game is over):") : el("p", {}, "The seed is revealed when the game ends; then every die can be recomputed here and with python -m rules_engine verify."),
     g.seed ? el("p", { class: "mono", id: "seed" }, g.seed) : null,
     el("p", { id: "dice-check", role: "status" }, g.seed ? "Recomputing every die…" : ""),
-    el("h3", {}, "Tamper-evident log"),
+    el("h3", {}, t("Tamper-evident log")),
     el("p", {}, "Chain head (hash of the whole history):"), el("p", { class: "mono", id: "chain-head" }, g.chain_head || "–"),
     el("p", { id: "chain-check" }, b.chain_ok ? "✓ the hash chain is intact from the header to the last event." : "✗ the hash chain is broken:"),
   ];

@@ -42,3 +42,14 @@ document.addEventListener("click", async (ev) => {
     showError(document, e.message);
   }
 });
+
+// the header's language select: saved in the account (when logged in) and in a cookie
+const language = document.getElementById("language");
+if (language) {
+  language.addEventListener("change", async () => {
+    try {
+      await api("/api/language", { language: language.value });
+      location.reload();
+    } catch (e) { language.title = e.message; }
+  });
+}

@@ -3,7 +3,9 @@
 // no sentence of its own: it chooses the template, computes the values and fills it in
 // exactly as app/notices/words/narrate.py does for mails and notices.
 
-export const WORDS = JSON.parse(document.getElementById("words").textContent);
+import { PAGE_WORDS } from "./i18n.js";
+
+export const WORDS = PAGE_WORDS;
 
 const SIDE_OF_PREFIX = { U: "union", C: "confederate" };
 
@@ -77,6 +79,7 @@ export class Narrator {
       case "side": return sideName(v);
       case "leader": return WORDS.leaders[v] || String(v).charAt(0).toUpperCase() + String(v).slice(1);
       case "by_side": return Object.keys(v).sort().reverse().map((s) => `${sideName(s)} ${v[s]}`).join(", ");
+      case "ways": return Array.isArray(v) ? [...new Set(v.map((w) => WORDS.ways[String(w)] || String(w)))].join(", ") : String(v);
       case "list": return Array.isArray(v) ? [...new Set(v.map(String))].join(", ") : String(v);
       case "sentence": return sentence(v);
       case "title": return titleCase(v);

@@ -155,6 +155,14 @@ def _csrf_check(request: Request, auth: Auth, form_token: str | None = None) -> 
                            "csrf")
 
 
+def optional_user_checked(request: Request) -> User | None:
+    """The logged-in user or None; a cookie session's state change must carry the CSRF token."""
+    auth = get_accounts(request).from_request(request)
+    if auth.user is not None:
+        _csrf_check(request, auth)
+    return auth.user
+
+
 def current_user(request: Request) -> User:
     """The logged-in user; cookie-authenticated state changes must carry the CSRF token."""
     auth = get_accounts(request).from_request(request)

@@ -7,6 +7,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
 
 from ..accounts.auth import current_user, optional_user
+from ..i18n import N_
 from ..models import User
 from ..notices import outbox
 from .pages import render
@@ -34,7 +35,7 @@ def mark_read(request: Request, user: User = Depends(current_user)):
 def admin_page(request: Request):
     user = optional_user(request)
     if user is None:
-        return render(request, "error.html", status=401, message="Log in as an administrator.")
+        return render(request, "error.html", status=401, message=N_("Log in as an administrator."))
     if not user.is_admin:
-        return render(request, "error.html", status=403, message="Administrators only.")
+        return render(request, "error.html", status=403, message=N_("Administrators only."))
     return render(request, "admin.html")

@@ -21,6 +21,7 @@ from rules_engine.map import load_scenario
 from ..accounts.auth import get_accounts
 from ..bots.challenges import Challenges
 from ..guard.names import safe_next
+from ..i18n import LANGUAGES, N_, Translator, choose, client_words, translator
 from ..notices.readertime import time_zone_names
 from ..notices.words import words_data
 from .assets import Manifest
@@ -31,6 +32,10 @@ env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "templates"))
                          trim_blocks=True, lstrip_blocks=True)
 # the game and replay pages render events with the server's sentences (a JSON data element)
 env.globals["game_words"] = words_data
+# the page scripts' own words, on pages without the game's words (static/i18n.js)
+env.globals["client_words"] = lambda lang: {"lang": lang, "ui": client_words(lang)}
+# English for macros imported without the page's context (each page passes its reader's)
+env.globals.update(_=translator("en"), gettext=translator("en"), ngettext=translator("en").plural)
 router = APIRouter(include_in_schema=False)
 
 
@@ -81,6 +86,36 @@ def scenarios() -> list[dict]:
     return out
 
 
+def reader_language(request: Request, user) -> str:
+    """The account's saved language, else the `hd_lang` cookie, else Accept-Language, else English."""
+    return choose(getattr(user, "language", None), request.cookies, request.headers.get("accept-language"))
+
+
+def words_context(t: Translator) -> dict:
+    """What every page template gets for its words in the reader's language."""
+    return {"lang": t.lang, "languages": LANGUAGES, "_": t, "gettext": t, "ngettext": t.plural,
+            "side_names": {k: t(v) for k, v in SIDE_NAMES.items()},
+            "mode_names": {k: t(v) for k, v in MODE_NAMES.items()},
+            "result_reasons": {k: t(v) for k, v in RESULT_REASONS.items()}}
+
+
+def translated_options(t: Translator) -> list[dict]:
+    """The options catalogue with its titles, descriptions and reasons in the reader's language."""
+    return [{**o, **{k: t(o[k]) for k in ("title", "description", "reason") if o.get(k)}} for o in catalog()]
+
+
+def translated_scenarios(t: Translator) -> list[dict]:
+    out = []
+    for sid in rules_engine.SCENARIO_IDS:
+        sc = load_scenario(sid)
+        start = sc.get("start") or {}
+        name = t(str(sc.get("name") or sid))
+        label = t("{scenario} (from {month}/{year})", scenario=name, month=f"{start.get('month', 0):02d}",
+                  year=start.get("year", "")) if start else name
+        out.append({"id": sid, "label": label})
+    return out
+
+
 def _auth(request: Request) -> tuple:
     accounts = get_accounts(request)
     auth = accounts.from_request(request)
@@ -90,9 +125,9 @@ def _auth(request: Request) -> tuple:
 
 def render(request: Request, name: str, status: int = 200, **ctx) -> HTMLResponse:
     user, csrf = _auth(request)
-    html = env.get_template(name).render(request=request, user=user, csrf=csrf, side_names=SIDE_NAMES,
-                                         mode_names=MODE_NAMES, result_reasons=RESULT_REASONS,
-                                         path=request.url.path, **ctx)
+    words = words_context(translator(reader_language(request, user)))
+    html = env.get_template(name).render(request=request, user=user, csrf=csrf, path=request.url.path,
+                                         **{**words, **ctx})
     return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
 
 
@@ -108,7 +143,9 @@ def lobby(request: Request):
             g["watchers"] = hub.watchers(g["id"])
     lists["open"] = [g for g in lists["open"] if not g["your_sides"]]
     incoming = [c for c in Challenges(svc).mine(user) if c["target"] == user.username] if user else []
-    return render(request, "lobby.html", scenarios=scenarios(), options=catalog(), challenges=incoming, **lists)
+    t = translator(reader_language(request, user))
+    return render(request, "lobby.html", scenarios=translated_scenarios(t), options=translated_options(t),
+                  challenges=incoming, **lists)
 
 
 @router.get("/login", response_class=HTMLResponse)
@@ -131,7 +168,11 @@ def new_game_page(request: Request):
     user, _ = _auth(request)
     if user is None:
         return RedirectResponse("/login?next=/new", status_code=303)
-    return render(request, "new_game.html", scenarios=scenarios(), options=catalog())
+    t = translator(reader_language(request, user))
+    balance = {"neutral": t(N_("neutral")), "pro-union": t(N_("pro union")),
+               "pro-confederate": t(N_("pro confederate"))}
+    return render(request, "new_game.html", scenarios=translated_scenarios(t), options=translated_options(t),
+                  balance_words=balance)
 
 
 @router.get("/settings", response_class=HTMLResponse)
@@ -147,12 +188,12 @@ def game_page(request: Request, game_id: str, invite: str | None = None):
     user, _ = _auth(request)
     svc = request.app.state.games
     if svc.seats_of(game_id) is None:
-        return render(request, "error.html", status=404, message="There is no such game.")
+        return render(request, "error.html", status=404, message=N_("There is no such game."))
     game = svc.get_game(game_id, user)
     engine = game.pop("state", {}).get("engine", rules_engine.ENGINE_VERSION)
     boot = {"game_id": game_id, "summary": game, "invite": invite,
             "user": {"id": user.id, "username": user.username} if user else None,
             "map": client_map(engine), "types": pieces()["types"],
-            "options": {o["id"]: o["title"] for o in catalog()}}
+            "options": {o["id"]: o["title"] for o in translated_options(translator(reader_language(request, user)))}}
     return render(request, "game.html", game=game, boot=boot)
 

@@ -8,6 +8,7 @@ from sqlalchemy import select
 from ..accounts.auth import optional_user
 from ..core.errors import ApiError
 from ..guard.names import username_key
+from ..i18n import N_
 from ..models import User, table
 from ..ratings import ledger
 from .pages import render, scenarios
@@ -42,5 +43,5 @@ def player_page(username: str, request: Request):
     try:
         p = profile(request, username)
     except ApiError:
-        return render(request, "error.html", status=404, message="There is no such player.")
+        return render(request, "error.html", status=404, message=N_("There is no such player."))
     return render(request, "player.html", player=p, scenarios=scenarios())

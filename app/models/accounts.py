@@ -23,6 +23,9 @@ class User(Base):
     # a seat the server's own computer player fills (its level in the name, e.g.
     # "Computer (hard)"; nobody logs in as it)
     kind: Mapped[str] = mapped_column(String(12), default="person", server_default="person")
+    # the language the site and its mails speak to this account ("en", "hu", "de"); None:
+    # the browser's choice (docs/i18n.md)
+    language: Mapped[str | None] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

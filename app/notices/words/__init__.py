@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from .catalog import PARTS, SIDES, words_data
+from .catalog import SIDES, words_data
 from .narrate import Narrator, template_key
 
 SIDE: dict[Any, str] = dict(SIDES)
@@ -25,8 +25,9 @@ def box_names() -> dict[str, str]:
             for box in rules_engine.load_map(version).boxes.values()}
 
 
-def narrator() -> Narrator:
-    return Narrator(box_names())
+def narrator(lang: str = "en") -> Narrator:
+    """Says events in `lang` (mails and notices: the recipient's language)."""
+    return Narrator(box_names(), lang=lang)
 
 
 def box_name(b: Any) -> str:
@@ -47,15 +48,15 @@ def is_minor(ev: dict) -> bool:
     return template_key(ev) in words_data()["minor"]
 
 
-def events_in_words(events: list[dict], limit: int = 40) -> list[str]:
+def events_in_words(events: list[dict], limit: int = 40, lang: str = "en") -> list[str]:
     """The events worth a notice, in order and in words; the oldest dropped beyond `limit`."""
-    n = narrator()
+    n = narrator(lang)
     said = [(e, n.describe(e)) for e in events]      # every event, in order: each may set the scene
     lines = [text for e, text in said if text and not is_minor(e)]
     if len(lines) > limit:
-        lines = [fill_earlier(len(lines) - limit)] + lines[-limit:]
+        lines = [fill_earlier(len(lines) - limit, lang)] + lines[-limit:]
     return lines
 
 
-def fill_earlier(count: int) -> str:
-    return PARTS["earlier"].replace("{count}", str(count))
+def fill_earlier(count: int, lang: str = "en") -> str:
+    return words_data(lang)["parts"]["earlier"].replace("{count}", str(count))

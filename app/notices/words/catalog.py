@@ -23,7 +23,7 @@ FIELD_KINDS = {
     "unit": "unit", "target": "unit",
     "box": "box", "to": "box", "from": "box", "path": "path",
     "side": "side", "winner": "side", "attacker": "side", "to_act": "side",
-    "leader": "leader", "leadership": "by_side", "options": "list", "by": "list",
+    "leader": "leader", "leadership": "by_side", "options": "list", "by": "ways",
     "reason": "sentence", "text": "sentence", "state": "title",
 }
 FIELD_OVERRIDES = {
@@ -35,6 +35,9 @@ FIELD_OVERRIDES = {
     "server.rematch": {"by": "plain", "game_id": "plain"},
     "server.computer_takeover": {"by": "plain"},
 }
+
+# how a unit moved (the `by` of a move)
+WAYS = {"road": "road", "rail": "rail", "river": "river", "sea": "sea"}
 
 # "" means: nothing to say (another event of the same decision says it).
 EVENTS = {
@@ -263,19 +266,42 @@ NOTICES = {
 }
 
 
+MODES = {"live": "Live", "async": "By turn"}
+
+# the parts of words_data() that are names and sentences (the rest is data: keys, styles)
+TRANSLATED_PARTS = ("sides", "events", "parts", "phases", "status", "prompts", "choices", "notices", "modes",
+                    "ways", "unit_types")
+
+
 @functools.cache
-def words_data() -> dict[str, Any]:
-    """Everything above as one JSON-ready dict: what the page receives."""
+def words_data(lang: str = "en") -> dict[str, Any]:
+    """Everything above as one JSON-ready dict in one language: what the page receives,
+    with the page scripts' own words (`ui`, the client catalogue)."""
     from rules_engine import calendar
     from rules_engine.advanced import tables
     from rules_engine.data import pieces
-    return {
+
+    from ...i18n import client_words, translator
+    english = {
         "sides": SIDES, "fields": FIELD_KINDS, "field_overrides": FIELD_OVERRIDES,
         "events": EVENTS, "parts": PARTS, "minor": MINOR, "style": STYLE,
         "phases": PHASES, "status": STATUS, "prompts": PROMPTS,
-        "choices": CHOICES,
+        "choices": CHOICES, "notices": NOTICES, "modes": MODES, "ways": WAYS,
         "unit_types": {code: t["name"] for code, t in pieces()["types"].items()},
         "leaders": {lid: info["name"] for lid, info in tables()["leaders"].items()},
         "calendar": [{"turn": n, "year": y, "months": m, "label": calendar.label(n)}
                      for n, (y, m) in enumerate(calendar.track(), start=1)],
     }
+    t = translator(lang)
+    said = {k: translated(v, t.gettext) if k in TRANSLATED_PARTS else v for k, v in english.items()}
+    return {**said, "lang": t.lang, "ui": client_words(t.lang)}
+
+
+def translated(value: Any, gettext: Any) -> Any:
+    if isinstance(value, str):
+        return gettext(value) if value else value
+    if isinstance(value, dict):
+        return {k: translated(v, gettext) for k, v in value.items()}
+    if isinstance(value, list):
+        return [translated(v, gettext) for v in value]
+    return value

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .catalog import EVENTS, FIELD_KINDS, FIELD_OVERRIDES, PARTS, SIDES, words_data
+from .catalog import EVENTS, FIELD_KINDS, FIELD_OVERRIDES, words_data
 
 _SIDE_OF_PREFIX = {"U": "union", "C": "confederate"}
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -72,13 +72,15 @@ class Narrator:
     """Says events one after another, remembering what a sentence needs from earlier
     events: the box of the battle being fought and where units were last seen."""
 
-    def __init__(self, box_names: Mapping[str, str], locate: Callable[[str], str | None] | None = None):
+    def __init__(self, box_names: Mapping[str, str], locate: Callable[[str], str | None] | None = None,
+                 lang: str = "en"):
         self.box_names = box_names
         self.locate = locate
         self.battle_box: str | None = None
         self.seen_at: dict[str, str] = {}
-        w = words_data()
+        w = words_data(lang)
         self.unit_types, self.leaders = w["unit_types"], w["leaders"]
+        self.events, self.parts, self.sides, self.ways = w["events"], w["parts"], w["sides"], w["ways"]
 
     # ---------------------------------------------------------------- names
     def box(self, b: Any) -> str:
@@ -91,7 +93,8 @@ class Narrator:
             return str(uid)
         rest = "-".join(parts[2:])
         number = str(int(rest)) if rest.isdigit() else self.box_names.get(rest, rest)
-        return fill(PARTS["unit"], {"side": SIDES[_SIDE_OF_PREFIX[parts[0]]], "type": parts[1], "number": number})
+        side = self.sides[_SIDE_OF_PREFIX[parts[0]]]
+        return fill(self.parts["unit"], {"side": side, "type": parts[1], "number": number})
 
     def unit_type_name(self, uid: Any) -> str:
         parts = str(uid).split("-")
@@ -107,11 +110,13 @@ class Narrator:
         if kind == "path":
             return " → ".join(self.box(b) for b in v or [])
         if kind == "side":
-            return SIDES.get(v, str(v))
+            return self.sides.get(v, str(v))
         if kind == "leader":
             return self.leaders.get(v, str(v).capitalize())
         if kind == "by_side":
-            return ", ".join(f"{SIDES.get(s, s)} {n}" for s, n in sorted(v.items(), reverse=True))
+            return ", ".join(f"{self.sides.get(s, s)} {n}" for s, n in sorted(v.items(), reverse=True))
+        if kind == "ways":
+            return ", ".join(dict.fromkeys(self.ways.get(str(x), str(x)) for x in v)) if isinstance(v, list) else str(v)
         if kind == "list":
             return ", ".join(dict.fromkeys(str(x) for x in v)) if isinstance(v, list) else str(v)
         if kind == "sentence":
@@ -136,14 +141,14 @@ class Narrator:
         out = {k: self.formatted(kinds.get(k, "plain"), v) for k, v in d.items()}
         value = d.get("value")
         out["marches"] = out["points"] = str(2 if value == 1 else value)
-        out["invasion_note"] = PARTS["invasion_note"] if key == "roll.marches" and value == 6 else ""
-        out["options_note"] = fill(PARTS["options_note"], out) if d.get("options") else ""
+        out["invasion_note"] = self.parts["invasion_note"] if key == "roll.marches" and value == 6 else ""
+        out["options_note"] = fill(self.parts["options_note"], out) if d.get("options") else ""
         out["action_type"] = str((d.get("action") or {}).get("type") or d.get("type") or "").replace("_", " ")
         box = self.battle_box
-        out["at_battle"] = fill(PARTS["at_battle"], {"box": self.box(box)}) if box else ""
+        out["at_battle"] = fill(self.parts["at_battle"], {"box": self.box(box)}) if box else ""
         came_from = self.where(d.get("unit")) if key == "action.reinforce" else None
         moved_in = came_from and came_from != box
-        out["from_box"] = fill(PARTS["from_box"], {"from": self.box(came_from)}) if moved_in else ""
+        out["from_box"] = fill(self.parts["from_box"], {"from": self.box(came_from)}) if moved_in else ""
         return out
 
     def where(self, uid: Any) -> str | None:
@@ -158,7 +163,7 @@ class Narrator:
         key = template_key(ev)
         if ev.get("type") == "battle" and ev.get("source") != "server":
             self.battle_box = (ev.get("data") or {}).get("box")
-        text = tidy(fill(EVENTS[key], self.values(ev, key))) if EVENTS[key] else None
+        text = tidy(fill(self.events[key], self.values(ev, key))) if self.events[key] else None
         self.follow(ev)
         return text
 

@@ -1,0 +1,43 @@
+"""The reader's language (docs/i18n.md):
+
+  POST /api/language   {"language": "hu"}: saved in the account when logged in, and in the
+                       `hd_lang` cookie (for the pages before login, and for anonymous readers)
+
+422 `unknown_language` for a language the site does not speak; nothing changes then.
+"""
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Request, Response
+from pydantic import BaseModel
+from sqlalchemy import update
+
+from ..accounts.auth import optional_user_checked
+from ..core.errors import ApiError
+from ..i18n import COOKIE, LANGUAGES
+from ..models import User
+from . import deps
+
+api = APIRouter(prefix="/api", tags=["accounts"])
+COOKIE_DAYS = 365
+
+
+class LanguageIn(BaseModel):
+    language: str
+
+
+@api.post("/language")
+def set_language(body: LanguageIn, request: Request, response: Response,
+                 user: User | None = Depends(optional_user_checked)):
+    """Choose the language of the pages (and, logged in, of the account's mails)."""
+    lang = body.language.strip().lower()
+    if lang not in LANGUAGES:
+        raise ApiError(422, f"the site speaks {', '.join(sorted(LANGUAGES))}, not {body.language[:16]!r}",
+                       "unknown_language")
+    if user is not None:
+        with deps.db(request).write() as conn:
+            conn.execute(update(User).where(User.id == user.id).values(language=lang))
+            conn.commit()
+    settings = request.app.state.settings
+    response.set_cookie(COOKIE, lang, max_age=COOKIE_DAYS * 86400, httponly=False, samesite="lax",
+                        secure=settings.secure_cookies, path="/")
+    return {"language": lang}
