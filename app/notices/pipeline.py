@@ -13,13 +13,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..i18n import translator
 from ..playbyturn import orders
 from ..realtime.pg_fanout import PRESENCE_TTL
 from ..store import events as store
 from .outbox import Notices
-from .words import events_in_words, words_data
-from .words import mail as mail_words
+from .words import events_in_words, notice_words, words_data
 
 # events of an administrator's decision: their players get the decision's notice only
 ADMIN_DECISIONS = ("rewind", "adjudicate", "annul")
@@ -33,17 +31,6 @@ def since_last_move(conn: Any, game_id: str, user_id: int, upto: int, pending: l
     evs = [r.out() for r in store.events_range(conn, game_id, start, upto)]
     evs += [e for e in pending if e["seq"] > max(start, upto)]
     return events_in_words(evs, lang=lang)
-
-
-def notice_words(wording: str, **values: Any) -> Callable[[str], str]:
-    """A notice's first sentence (app.notices.words.catalog.NOTICES) as a function of the
-    reader's language; `side`, `winner`: side ids, said in that language."""
-    def say(lang: str) -> str:
-        words = words_data(lang)
-        named = {k: words["sides"].get(v, translator(lang)(mail_words.NOBODY)) if k in ("side", "winner") else v
-                 for k, v in values.items()}
-        return words["notices"][wording].format(**named).strip()
-    return say
 
 
 def side_online(hub: Any, gid: str, side: str) -> bool:

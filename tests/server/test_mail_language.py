@@ -47,6 +47,11 @@ def deadline_month(p: Player, gid: str, zone: str, lang: str) -> str:
     return MONTHS[lang][datetime.fromisoformat(deadline).astimezone(ZoneInfo(zone)).month - 1]
 
 
+def subject(m) -> str:
+    """The subject as a mail program shows it (a long non-ASCII one arrives folded)."""
+    return " ".join(str(m["Subject"]).split())
+
+
 def assert_no_english(*parts: str) -> None:
     for part in parts:
         left = [e for e in ENGLISH if e in part]
@@ -63,7 +68,7 @@ def test_each_player_reads_the_turn_mail_in_their_own_language(srv, smtp):
         gid = by_turn_match(srv.base, a, b, days=3)  # the Union (a, Hungarian) moves first
         [m] = smtp.box.wait(a.email, 1)
         text, page = body(m), html_body(m)
-        assert m["Subject"] == f"[A House Divided] Te következel ({gid} játék)"
+        assert subject(m) == f"[A House Divided] Te következel ({gid} játék)"
         assert text.startswith(f"{gid} játék: te következel (Unió).")
         assert f"Oldalad: Unió, ellenfeled: {b.username} (Konföderáció)." in text
         assert "Forgatókönyv: " in text and ", forduló: 1. forduló (" in text
@@ -73,7 +78,7 @@ def test_each_player_reads_the_turn_mail_in_their_own_language(srv, smtp):
         assert '<html lang="hu">' in page and f"<p>{gid} játék: te következel (Unió).</p>" in page
         assert '<th align="left">Oldalad</th><td>Unió</td>' in page and "A játék megnyitása</a>" in page
         assert "Leiratkozás minden levélről egy kattintással" in text and "Leiratkozás minden levélről" in page
-        assert_no_english(text, page, m["Subject"])
+        assert_no_english(text, page, subject(m))
         [hook] = rcv.wait(1)
         assert hook["content"].startswith(f"{gid} játék: te következel (Unió).")
     finally:
@@ -82,7 +87,7 @@ def test_each_player_reads_the_turn_mail_in_their_own_language(srv, smtp):
     play_until_waiting_for(seats(a, b), gid, "confederate", random.Random(5))
     [mb] = smtp.box.wait(b.email, 1)
     text, page = body(mb), html_body(mb)
-    assert mb["Subject"] == f"[A House Divided] Du bist am Zug (Partie {gid})"
+    assert subject(mb) == f"[A House Divided] Du bist am Zug (Partie {gid})"
     assert text.startswith(f"Partie {gid}: du bist am Zug (Konföderierte).")
     assert f"Du spielst Konföderierte gegen {a.username} (Union)." in text
     month = deadline_month(b, gid, "UTC", "de")
@@ -92,7 +97,7 @@ def test_each_player_reads_the_turn_mail_in_their_own_language(srv, smtp):
     assert re.search(r"Seit deinem letzten Zug:\r?\n- ", text) and "<li>" in page, text
     assert '<html lang="de">' in page and '<th align="left">Frist</th><td>Deine Zeit läuft ab: ' in page
     assert "Partie öffnen</a>" in page and "Mit einem Klick von allen Mails abmelden" in page
-    assert_no_english(text, page, mb["Subject"])
+    assert_no_english(text, page, subject(mb))
     # the notice the site lists is the Hungarian one for a, the German one for b
     assert b.http.get("/api/me/notices").json()["notices"][0]["text"].startswith(f"Partie {gid}: du bist am Zug")
     assert a.http.get("/api/me/notices").json()["notices"][-1]["text"].startswith(f"{gid} játék: te következel")
@@ -103,7 +108,7 @@ def test_an_english_account_still_reads_english(srv, smtp):
     gid = by_turn_match(srv.base, c, d)
     [m] = smtp.box.wait(c.email, 1)
     text, page = body(m), html_body(m)
-    assert m["Subject"] == f"[A House Divided] Your turn (game {gid})"
+    assert subject(m) == f"[A House Divided] Your turn (game {gid})"
     assert text.startswith(f"Game {gid}: your turn (Union).")
     assert f"You play the Union against {d.username} (Confederate)." in text and "No time limit." in text
     assert '<html lang="en">' in page and "Open the game</a>" in page
@@ -115,7 +120,7 @@ def test_the_confirmation_mail_speaks_the_accounts_language(srv, smtp):
     p.email = f"{p.username}@example.org"
     assert p.http.put("/api/me/notifications", json={"email": p.email}).status_code == 200
     [m] = smtp.box.wait(p.email, 1)
-    assert m["Subject"] == "[A House Divided] Erősítsd meg az e-mail címedet"
+    assert subject(m) == "[A House Divided] Erősítsd meg az e-mail címedet"
     text, page = body(m), html_body(m)
     assert f"a(z) {p.username} fiókhoz erre a címre érkezzenek" in text
     assert "Erősítsd meg egy kattintással (a link 7 napig érvényes)." in text
@@ -125,3 +130,22 @@ def test_the_confirmation_mail_speaks_the_accounts_language(srv, smtp):
     r = httpx.get(link(m, r"http://\S+/verify-email\?t=\S+"))
     assert r.status_code == 200
     assert p.http.get("/api/me/notifications").json()["email_verified"] is True
+
+
+def test_the_clocks_words_reach_each_player_in_their_language(srv, smtp, clock):
+    a, b = speaking(verified_player(srv.base, smtp), "hu"), speaking(verified_player(srv.base, smtp), "de")
+    gid = by_turn_match(srv.base, a, b, days=1)
+    smtp.box.wait(a.email, 1)                 # "your turn" to the Union (a)
+    clock.advance(25 * 3600)                  # a's day is up
+    up = smtp.box.wait(a.email, 2)[-1]
+    assert subject(up) == f"[A House Divided] Lejárt az időd ({gid} játék)"
+    assert body(up).startswith(f"{gid} játék: lejárt a lépésre szánt időd (1 nap).")
+    [late] = smtp.box.wait(b.email, 1)
+    assert subject(late) == f"[A House Divided] Die Zeit deines Gegners ist abgelaufen (Partie {gid})"
+    assert body(late).startswith(f"Partie {gid}: Union hat nicht innerhalb von 1 Tag gezogen.")
+    r = b.http.post(f"/api/games/{gid}/extend", json={"days": 2})
+    assert r.status_code == 200, r.text
+    more = smtp.box.wait(a.email, 3)[-1]
+    assert subject(more) == f"[A House Divided] Több idő ({gid} játék)"
+    assert body(more).startswith(f"{gid} játék: {b.username} (Konföderáció) további 2 napot ad Unió játékosnak.")
+    assert_no_english(body(up), body(late), body(more), html_body(more))

@@ -15,6 +15,8 @@ GAME_TURN = N_("Turn {turn} ({date})")
 NOTHING_WAITING_SUBJECT = N_("Your games today")
 # the game's number after a mail's subject, e.g. "Your turn (game 12)"
 SUBJECT_OF_GAME = N_("{subject} (game {game})")
+# what the settings page's "test the webhook" button sends
+TEST_NOTICE = N_("Test notice from {site}")
 # who wins when nobody does (a game over without a winner)
 NOBODY = N_("nobody")
 
