@@ -149,3 +149,20 @@ def test_the_clocks_words_reach_each_player_in_their_language(srv, smtp, clock):
     assert subject(more) == f"[A House Divided] Több idő ({gid} játék)"
     assert body(more).startswith(f"{gid} játék: {b.username} (Konföderáció) további 2 napot ad Unió játékosnak.")
     assert_no_english(body(up), body(late), body(more), html_body(more))
+
+
+def test_the_daily_digest_in_the_readers_language(srv, smtp, clock):
+    a = speaking(verified_player(srv.base, smtp, mode="digest"), "de")
+    b = verified_player(srv.base, smtp)
+    gid = by_turn_match(srv.base, a, b, days=7)
+    gid2 = by_turn_match(srv.base, a, b)
+    clock.advance(25 * 3600)
+    [m] = smtp.box.wait(a.email, 1)
+    text, page = body(m), html_body(m)
+    assert subject(m) == "[A House Divided] 2 Partien warten auf dich"
+    assert text.startswith(f"Hallo {a.username},") and "2 Partien warten auf dich:" in text
+    assert text.count(f"- Partie {gid}: ") == 1 and text.count(f"- Partie {gid2}: ") == 1
+    assert f"Du spielst Union gegen {b.username} (Konföderierte)." in text and "Keine Zeitbegrenzung." in text
+    assert '<html lang="de">' in page and f">Partie {gid}</a>" in page
+    assert_no_english(text, page, subject(m))
+    assert not any(w in text + page for w in ("Hello", "games wait", "No time limit"))
