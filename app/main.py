@@ -46,6 +46,7 @@ from .http import (
     pages,
     playbyturn,
     players,
+    refusals,
     unsubscribe,
 )
 from .http.assets import StaticAssets
@@ -132,7 +133,7 @@ def _install_error_handlers(app: FastAPI) -> None:
     """Every refusal answers {"detail", "code"} with a 4xx status."""
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError):
-        return JSONResponse(status_code=exc.status, content={"detail": exc.detail, "code": exc.code})
+        return JSONResponse(status_code=exc.status, content={"detail": refusals.said(request, exc), "code": exc.code})
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):

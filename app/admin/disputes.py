@@ -26,7 +26,8 @@ from ..core.clock import iso
 from ..core.errors import ApiError, not_found
 from ..games.service import GameService
 from ..models import DISPUTE_MAX_TEXT, AdminAction, Dispute, User, table, utcnow
-from ..notices.outbox import Notices
+from ..notices.outbox import Notices, NoticeText
+from ..notices.words import decisions as said
 from ..store import events as store
 from ..store.events import T_GAMES, load_game
 
@@ -82,7 +83,7 @@ def _admin_ids(s) -> list[int]:
 
 # ----------------------------------------------------------------------------- decisions
 def _after_decision(svc: GameService, notices: Notices, admin: User, gid: str, kind: str, reason: str,
-                    dispute_id: int | None, seq: int, detail: dict, text: str) -> None:
+                    dispute_id: int | None, seq: int, detail: dict, text: NoticeText) -> None:
     """Audit row, dispute resolution and the players' notices (one transaction)."""
     with svc.db.write() as s:
         game = load_game(s, gid)
@@ -145,8 +146,7 @@ def rewind(svc: GameService, notices: Notices, admin: User, gid: str, back_to: i
 
     res = svc.run_command(gid, fn)
     _after_decision(svc, notices, admin, gid, "rewind", reason, dispute_id, res["seq"], {"back_to": back_to},
-                    f"An administrator ({admin.username}) rewound game {gid} to seq {back_to}: {reason}. "
-                    f"Play resumes from there; the later events are kept as superseded history.")
+                    said.rewound(gid, admin.username, back_to, reason))
     return res
 
 
@@ -183,9 +183,8 @@ def adjudicate(svc: GameService, notices: Notices, admin: User, gid: str, winner
     result = {"winner": winner, "reason": f"adjudicated by an administrator: {reason}", "adjudicated": True}
     # only a game in play: a result once given (by play or by a decision) is changed only by annulling it
     res = _finish(svc, admin, gid, "adjudicate", result, reason, dispute_id, ("active",))
-    who = {"union": "the Union wins", "confederate": "the Confederacy wins"}.get(winner or "", "a draw")
     _after_decision(svc, notices, admin, gid, "adjudicate", reason, dispute_id, res["seq"], {"winner": winner},
-                    f"An administrator ({admin.username}) adjudicated game {gid}: {who}. Reason: {reason}")
+                    said.adjudicated(gid, admin.username, winner, reason))
     return res
 
 
@@ -195,7 +194,7 @@ def annul(svc: GameService, notices: Notices, admin: User, gid: str, reason: str
     result = {"winner": None, "reason": f"annulled by an administrator: {reason}", "annulled": True}
     res = _finish(svc, admin, gid, "annul", result, reason, dispute_id, ("open", "active", "finished"))
     _after_decision(svc, notices, admin, gid, "annul", reason, dispute_id, res["seq"], {},
-                    f"An administrator ({admin.username}) annulled game {gid}. Reason: {reason}")
+                    said.annulled(gid, admin.username, reason))
     return res
 
 
@@ -252,8 +251,7 @@ def open_dispute(game_id: str, body: DisputeIn, request: Request, user: User = D
         did = res.inserted_primary_key[0]
         others = [u for u in _players(game) if u != user.id] + _admin_ids(s)
         _notices(request).notify(s, others, "dispute_opened", game_id,
-                                 f"{user.username} opened a dispute on game {game_id} about seq {body.seq}: "
-                                 f"{text[:200]}")
+                                 said.dispute_opened(game_id, user.username, body.seq, text[:200]))
         s.commit()
         row = s.execute(select(T_DISPUTES).where(c.id == did)).first()
     return _dispute_out(row)
@@ -324,8 +322,7 @@ def admin_dismiss(dispute_id: int, body: DecisionIn, request: Request, admin: Us
         audit(s, admin, "dismiss", reason, row.game_id, dispute_id)
         game = load_game(s, row.game_id, hot=True)
         _notices(request).notify(s, _players(game), "dispute_dismissed", row.game_id,
-                                 f"An administrator ({admin.username}) dismissed the dispute #{dispute_id} on "
-                                 f"game {row.game_id}: {reason}")
+                                 said.dispute_dismissed(row.game_id, admin.username, dispute_id, reason))
         s.commit()
     return {"id": dispute_id, "status": "dismissed", "resolution": reason}
 

@@ -12,7 +12,8 @@ from sqlalchemy.engine import Connection
 import rules_engine
 from rules_engine.record import header_hash
 
-from ..core.errors import ApiError
+from ..core.errors import ApiError, Term
+from ..i18n import N_
 from ..models import User, utcnow
 from ..store import events as store
 from ..store.events import T_GAMES, GameRow, load_game
@@ -90,13 +91,13 @@ class PlayCommands(GameReads):
     def check_new_game(side: str, mode: str, options: list[str]) -> None:
         """Refuse a side, mode or list of options no game can have (the engine checks the rest)."""
         if side not in (*SIDES, "random"):
-            raise ApiError(422, "side must be union, confederate or random", "invalid_request")
+            raise ApiError(422, N_("side must be union, confederate or random"), "invalid_request")
         if mode not in MODES:
-            raise ApiError(422, "mode must be live or async", "invalid_request")
+            raise ApiError(422, N_("mode must be live or async"), "invalid_request")
         if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
-            raise ApiError(422, "options must be a list of option ids", "invalid_request")
+            raise ApiError(422, N_("options must be a list of option ids"), "invalid_request")
         if len(set(options)) != len(options):
-            raise ApiError(422, "an option is listed twice", "invalid_request")
+            raise ApiError(422, N_("an option is listed twice"), "invalid_request")
 
     @staticmethod
     def _seat_opponent(g: Any, recs: list[Rec], side: str, opponent: User) -> dict[str, Any]:
@@ -107,20 +108,21 @@ class PlayCommands(GameReads):
 
     def join(self, user: User, gid: str, side: str | None = None, invite: str | None = None) -> dict:
         if side not in (None, *SIDES):
-            raise ApiError(422, "side must be union or confederate", "invalid_request")
+            raise ApiError(422, N_("side must be union or confederate"), "invalid_request")
 
         def fn(s: Connection, game: GameRow):
             if game.status != "open":
-                raise ApiError(409, "this game is not open for joining", "game_not_open")
+                raise ApiError(409, N_("this game is not open for joining"), "game_not_open")
             if self.sides_of(game, user.id):
-                raise ApiError(409, "you already have a seat in this game", "already_seated")
+                raise ApiError(409, N_("you already have a seat in this game"), "already_seated")
             invited = invite and game.invite_code and secrets.compare_digest(invite, game.invite_code)
             if game.private and not invited and self.rematch_opponent(s, game) != user.id:
-                raise ApiError(403, "this game is private: join it with its invitation link", "invite_required")
+                raise ApiError(403, N_("this game is private: join it with its invitation link"), "invite_required")
             free = [sd for sd in SIDES if getattr(game, f"{sd}_user_id") is None]
             chosen = side or (free[0] if free else None)
             if chosen is None or chosen not in free:
-                raise ApiError(409, f"the {side_name(chosen)} seat is taken", "seat_taken")
+                raise ApiError(409, N_("the {side} seat is taken"), "seat_taken",
+                               {"side": Term(side_name(chosen))})
             entry = self.state(s, game)
             updates: dict[str, Any] = {f"{chosen}_user_id": user.id}
             recs: list[Rec] = [("server", "join", chosen,
@@ -148,7 +150,8 @@ class PlayCommands(GameReads):
         self._require_active(game)
         entry = self.state(s, game)
         if expected_seq is not None and expected_seq != game.seq:
-            raise ApiError(409, f"stale: the game is at seq {game.seq}, not {expected_seq}", "stale")
+            raise ApiError(409, N_("stale: the game is at seq {seq}, not {expected}"), "stale",
+                           {"seq": game.seq, "expected": expected_seq})
         return None, sides, entry
 
     def act(self, user: User, gid: str, action: Any, expected_seq: int | None = None,
@@ -164,15 +167,16 @@ class PlayCommands(GameReads):
                 return dup
             g = entry.game
             if g.to_act not in sides:
-                raise ApiError(409, f"it is not your turn: the {side_name(g.to_act)} player is to act",
-                               "not_your_turn")
+                raise ApiError(409, N_("it is not your turn: the {side} player is to act"), "not_your_turn",
+                               {"side": Term(side_name(g.to_act))})
             side = g.to_act
             before = len(g.events)
             try:
                 new = g.apply(action)
             except rules_engine.IllegalAction as exc:
-                raise ApiError(422, f"illegal action: {getattr(exc, 'reason', None) or exc}",
-                               "illegal_action") from None
+                # the engine's reason is its own English sentence: quoted as it is
+                raise ApiError(422, N_("illegal action: {reason}"), "illegal_action",
+                               {"reason": getattr(exc, "reason", None) or exc}) from None
             recs: list[Rec] = [("engine", ev["type"], side, ev) for ev in new]
             if self.automate is not None:
                 try:
@@ -245,9 +249,9 @@ class PlayCommands(GameReads):
         def fn(s: Connection, game: GameRow):
             sides = self._require_player(game, user)
             if game.status not in ("open", "active"):
-                raise ApiError(409, "this game is already over", "game_over")
+                raise ApiError(409, N_("this game is already over"), "game_over")
             if store.action_count(s, gid):
-                raise ApiError(409, "a game can only be aborted before the first move; resign instead",
+                raise ApiError(409, N_("a game can only be aborted before the first move; resign instead"),
                                "already_started")
             entry = self.state(s, game)
             out = self.append(s, game, [("server", "abort", sides[0], {"by": user.username})],

@@ -29,6 +29,7 @@ import rules_engine
 from rules_engine.record import TAKE_BACK_TYPES, event_hash
 
 from ..core.errors import ApiError, not_found
+from ..i18n import N_
 from ..models import User, utcnow
 from ..store import events as store
 from ..store.db import Database
@@ -235,7 +236,7 @@ class CommandCore:
                     self.drop_cache(gid)
                     if attempt:
                         time.sleep(random.uniform(0, 0.005 * attempt))
-            raise ApiError(503, "the game is too busy; try again", "busy")
+            raise ApiError(503, N_("the game is too busy; try again"), "busy")
 
     def append(self, s: Connection, game: GameRow, recs: list[Rec],
                updates: dict | None = None, command: dict | None = None) -> list[EventRec]:
@@ -314,12 +315,12 @@ class CommandCore:
     def undo_info(g: Any, entry: Entry, sides: list[str]) -> tuple[bool, str]:
         """Whether one of `sides` may take back the last decision now, and if not why."""
         if not entry.stack:
-            return False, "there is no decision to take back"
+            return False, N_("there is no decision to take back")
         cmd = entry.stack[-1]
         if cmd.side not in sides:
-            return False, "the last decision was not yours"
+            return False, N_("the last decision was not yours")
         if cmd.ev_index < g.undo_floor():
-            return False, "a decision cannot be taken back across a die roll or a change of who acts"
+            return False, N_("a decision cannot be taken back across a die roll or a change of who acts")
         return True, ""
 
     @staticmethod
@@ -336,7 +337,7 @@ class CommandCore:
         if cmd is None:
             return None
         if cmd.user_id != user.id:
-            raise ApiError(409, "this action_id was already used by someone else", "duplicate_action_id")
+            raise ApiError(409, N_("this action_id was already used by someone else"), "duplicate_action_id")
         recs = store.events_range(s, gid, cmd.first_seq - 1, cmd.last_seq)
         return {"seq": cmd.last_seq, "events": [r.out() for r in recs],
                 "duplicate": True, "action_id": action_id}
@@ -344,20 +345,21 @@ class CommandCore:
     @staticmethod
     def _check_action_id(action_id: str | None) -> None:
         if action_id is not None and not (1 <= len(action_id) <= 64):
-            raise ApiError(422, "action_id must be 1 to 64 characters", "invalid_request")
+            raise ApiError(422, N_("action_id must be 1 to 64 characters"), "invalid_request")
 
     def _require_player(self, game: GameRow, user: User) -> list[str]:
         sides = self.sides_of(game, user.id)
         if not sides:
-            raise ApiError(403, "you have no seat in this game", "not_a_player")
+            raise ApiError(403, N_("you have no seat in this game"), "not_a_player")
         return sides
 
     @staticmethod
     def _require_active(game: GameRow) -> None:
         if game.status == "open":
-            raise ApiError(409, "the game has not started: it is waiting for a second player", "game_not_started")
+            raise ApiError(409, N_("the game has not started: it is waiting for a second player"), "game_not_started")
         if game.status != "active":
-            raise ApiError(409, f"the game is over ({game.status})", "game_over")
+            raise ApiError(409, N_("the game is over (aborted)") if game.status == "aborted"
+                           else N_("the game is over (finished)"), "game_over")
 
     # ---------------------------------------------------------------- reads
     def _read(self, gid: str, fn: Callable[[Connection, GameRow], Any], lock: bool = True) -> Any:
@@ -376,5 +378,5 @@ class CommandCore:
                     return fn(s, game)
             except Stale:
                 self.drop_cache(gid)
-        raise ApiError(503, "the game is too busy; try again", "busy")
+        raise ApiError(503, N_("the game is too busy; try again"), "busy")
 

@@ -13,6 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from ..core.errors import ApiError, not_found
+from ..i18n import N_
 from ..models import User, table, utcnow
 from ..store import events as store
 from ..store.events import GameRow, load_game
@@ -35,9 +36,9 @@ class EndingCommands(PlayCommands):
             self._require_active(game)
             offer = self.draw_offer(s, game)
             if offer is not None and offer["side"] == side:
-                raise ApiError(409, "you have already offered a draw: wait for the answer", "draw_already_offered")
+                raise ApiError(409, N_("you have already offered a draw: wait for the answer"), "draw_already_offered")
             if offer is not None:
-                raise ApiError(409, "your opponent has offered you a draw: accept or decline it first",
+                raise ApiError(409, N_("your opponent has offered you a draw: accept or decline it first"),
                                "draw_offered_to_you")
             return self._record(s, game, user, "offer_draw", side, {})
         return self.run_command(gid, fn)
@@ -49,9 +50,9 @@ class EndingCommands(PlayCommands):
             self._require_active(game)
             offer = self.draw_offer(s, game)
             if offer is None:
-                raise ApiError(409, "there is no draw offer to answer", "no_draw_offer")
+                raise ApiError(409, N_("there is no draw offer to answer"), "no_draw_offer")
             if offer["side"] == side:
-                raise ApiError(409, "this is your own draw offer: your opponent answers it", "own_draw_offer")
+                raise ApiError(409, N_("this is your own draw offer: your opponent answers it"), "own_draw_offer")
             if not accept:
                 return self._record(s, game, user, "decline_draw", side, {})
             result = {"winner": None, "reason": DRAW_RESULT_REASON}
@@ -63,7 +64,7 @@ class EndingCommands(PlayCommands):
         """The caller's side; a draw is agreed between two players, so not with oneself."""
         sides = self._require_player(game, user)
         if len(sides) > 1:
-            raise ApiError(409, "you hold both seats: there is nobody to agree a draw with", "both_seats")
+            raise ApiError(409, N_("you hold both seats: there is nobody to agree a draw with"), "both_seats")
         return sides[0]
 
     def _record(self, s: Connection, game: GameRow, user: User, kind: str, side: str, updates: dict) -> dict:
@@ -96,7 +97,7 @@ class EndingCommands(PlayCommands):
 
         def reserve(s: Connection, game: GameRow) -> str:
             if game.status != "finished":
-                raise ApiError(409, "only a finished game can be played again", "game_not_finished")
+                raise ApiError(409, N_("only a finished game can be played again"), "game_not_finished")
             taken = self.rematch_of(s, game)
             if taken is not None:  # the opponent asked at the same moment
                 return taken["game_id"]
@@ -140,8 +141,9 @@ class EndingCommands(PlayCommands):
             raise not_found()
         self._require_player(old, user)
         if old.status != "finished":
-            raise ApiError(409, "only a finished game can be played again: this one is "
-                                f"{'aborted' if old.status == 'aborted' else 'not over'}", "game_not_finished")
+            raise ApiError(409, N_("only a finished game can be played again: this one is aborted")
+                           if old.status == "aborted" else
+                           N_("only a finished game can be played again: this one is not over"), "game_not_finished")
         return old
 
     def rematch_of_id(self, gid: str) -> str | None:

@@ -20,10 +20,12 @@ from ..core.clock import aware
 from ..core.errors import ApiError
 from ..guard.destinations import BlockedDestination, check_url
 from ..guard.emails import checked_email
+from ..i18n import translator
 from ..models import User
 from ..notices import mutes, outbox, waiting
 from ..notices.readertime import checked_zone
 from ..notices.signing import new_secret
+from ..notices.words import mail as mail_words
 from ..playbyturn.deadlines import Deadlines
 from ..store.events import T_GAMES
 from . import deps, limits
@@ -176,7 +178,8 @@ def test_webhook(request: Request, user: User = Depends(current_user)):
         limits.per_account(request, "mail", user.id)
         now = deps.clock(request).now()
         notices = deps.notices(request)
-        payload = notices.webhook_body(h, "test", f"Test notice from {notices.site_name}")
+        said = translator(outbox.language_of(conn, user.id))(mail_words.TEST_NOTICE, site=notices.site_name)
+        payload = notices.webhook_body(h, "test", said)
         conn.execute(outbox.T_OUTBOX.insert(), dict(
             channel="webhook", user_id=user.id, game_id=None, game_seq=None, kind="test", recipient=h.url,
             subject="test", body="test", payload=payload,

@@ -19,7 +19,8 @@ from .catalogs import ROOT
 # the first matching pattern wins, so the words catalogue comes before the Python files
 METHODS: dict[str, list[tuple[str, str]]] = {
     "messages": [("app/notices/words/catalog.py", "app.i18n.extract:extract_words"),
-                 ("app/**.py", "python"), ("templates/**.html", "jinja2.ext:babel_extract")],
+                 ("app/**.py", "python"), ("templates/**.html", "jinja2.ext:babel_extract"),
+                 ("templates/**.txt", "jinja2.ext:babel_extract")],
     "client": [("static/**.js", "javascript")],
 }
 # the page scripts put words into template literals too: `${t("reduced")}`

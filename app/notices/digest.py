@@ -11,12 +11,13 @@ from typing import Any
 from sqlalchemy import and_, or_, select, update
 
 from ..core.clock import aware
+from ..i18n import translator
 from ..models import Game, GameClock, table
 from ..playbyturn.deadlines import Deadlines
 from .gamefacts import game_facts
 from .mailbody import render_mail
 from .mutes import muted_game_ids
-from .outbox import T_NOTICES, T_PREFS, T_USERS
+from .outbox import T_NOTICES, T_PREFS, T_USERS, language_of
 from .readertime import digest_due
 from .words import mail as words
 
@@ -60,21 +61,23 @@ def _waiting_games(conn: Any, deadlines: Deadlines, user_id: int, now: datetime)
     return [gid for _, gid in waiting]
 
 
-def _entries(conn: Any, deadlines: Deadlines, u: Any, game_ids: list[str], notes: list[Any]) -> list[dict]:
+def _entries(conn: Any, deadlines: Deadlines, u: Any, game_ids: list[str], notes: list[Any],
+             lang: str) -> list[dict]:
     """One entry per game: its link, its facts for this reader and its news."""
     out = []
     for gid in game_ids:
-        facts = game_facts(conn, gid, u.user_id, deadlines, u.time_zone)
+        facts = game_facts(conn, gid, u.user_id, deadlines, u.time_zone, lang=lang)
         news = [n.text.splitlines()[0] for n in notes if n.game_id == gid]
         out.append({"id": gid, "url": deadlines.notices.game_url(gid), "facts": facts, "news": news[-20:]})
     return out
 
 
-def _digest_bodies(conn: Any, deadlines: Deadlines, u: Any, waiting: list[str], notes: list[Any]) -> tuple[str, str]:
-    """The digest mail (text and HTML) from templates/mail/digest.*."""
+def _digest_bodies(conn: Any, deadlines: Deadlines, u: Any, waiting: list[str], notes: list[Any],
+                   lang: str) -> tuple[str, str]:
+    """The digest mail (text and HTML) from templates/mail/digest.*, in the reader's language."""
     others = list(dict.fromkeys(n.game_id for n in notes if n.game_id and n.game_id not in waiting))
-    return render_mail("digest", username=u.username, waiting=_entries(conn, deadlines, u, waiting, notes),
-                       waiting_count=len(waiting), others=_entries(conn, deadlines, u, others, notes),
+    return render_mail("digest", lang, username=u.username, waiting=_entries(conn, deadlines, u, waiting, notes, lang),
+                       waiting_count=len(waiting), others=_entries(conn, deadlines, u, others, notes, lang),
                        notes=[n.text.splitlines()[0] for n in notes if not n.game_id][-50:],
                        **deadlines.notices.mail_context(u.user_id))
 
@@ -102,9 +105,9 @@ def _digest_for(conn: Any, deadlines: Deadlines, u: Any, since: datetime | None,
     if not waiting and not notes:
         conn.commit()
         return 0
-    body, html = _digest_bodies(conn, deadlines, u, waiting, notes)
-    subject = (words.DIGEST_SUBJECT[1] if len(waiting) == 1 else
-               words.DIGEST_SUBJECT["other"].format(count=len(waiting)) if waiting else words.NOTHING_WAITING_SUBJECT)
+    lang = language_of(conn, u.user_id)
+    body, html = _digest_bodies(conn, deadlines, u, waiting, notes, lang)
+    subject = words.digest_subject(translator(lang), len(waiting))
     deadlines.notices.queue_email(conn, u.user_id, u.email, "digest", subject, body,
                                   dedupe=f"digest:{u.user_id}:{now.strftime('%Y%m%d%H%M%S')}", html=html)
     conn.commit()

@@ -10,11 +10,12 @@ from typing import Any
 
 from sqlalchemy import select
 
+from ..i18n import translator
 from ..models import Game, User, table
 from ..store import events as store
 from .readertime import local_when
-from .words import SIDE
 from .words import mail as words
+from .words import words_data
 
 T_GAMES, T_USERS = table(Game), table(User)
 OTHER = {"union": "confederate", "confederate": "union"}
@@ -29,7 +30,8 @@ def scenario(scenario_id: str) -> dict:
         return {"name": scenario_id}
 
 
-def game_turn(conn: Any, game_id: str, scenario_id: str, pending: Iterable[dict] = ()) -> str | None:
+def game_turn(conn: Any, game_id: str, scenario_id: str, pending: Iterable[dict] = (),
+              lang: str | None = None) -> str | None:
     """The game turn (its number and months) of the latest player turn, counting the
     events being appended in this transaction; before any, the scenario's first turn
     (the engine notes the start of a player turn only after the setup)."""
@@ -46,10 +48,11 @@ def game_turn(conn: Any, game_id: str, scenario_id: str, pending: Iterable[dict]
             return None
         from rules_engine import calendar
         data = {"turn": first, "date": calendar.label(first)}
-    return words.GAME_TURN.format(turn=data["turn"], date=data.get("date") or "")
+    return translator(lang)(words.GAME_TURN, turn=data["turn"], date=data.get("date") or "")
 
 
-def deadline_fact(view: dict | None, status: str, side: str | None, zone: str | None) -> dict:
+def deadline_fact(view: dict | None, status: str, side: str | None, zone: str | None,
+                  lang: str | None = None) -> dict:
     """{"state": over | none | paused | yours | theirs | waiting, "when": text or None}."""
     if status in ("finished", "aborted"):
         return {"state": "over", "when": None}
@@ -58,16 +61,16 @@ def deadline_fact(view: dict | None, status: str, side: str | None, zone: str | 
     if view.get("paused"):
         return {"state": "paused", "when": None}
     if view.get("deadline") and view.get("side"):
-        when = local_when(datetime.fromisoformat(view["deadline"]), zone)
+        when = local_when(datetime.fromisoformat(view["deadline"]), zone, lang)
         return {"state": "yours" if view["side"] == side else "theirs", "when": when}
     return {"state": "waiting", "when": None, "days": view["days_per_move"]}
 
 
 def game_facts(conn: Any, game_id: str, user_id: int, clocks: Any, zone: str | None,
-               pending: Iterable[dict] = (), current: dict | None = None) -> dict | None:
-    """The facts of one game for one reader (None: no such game). `current`: the games
-    row's new values when called inside the append that changes them (the row itself
-    is updated last in that transaction)."""
+               pending: Iterable[dict] = (), current: dict | None = None, lang: str | None = None) -> dict | None:
+    """The facts of one game for one reader, in the reader's language (None: no such
+    game). `current`: the games row's new values when called inside the append that
+    changes them (the row itself is updated last in that transaction)."""
     row = conn.execute(select(T_GAMES).where(T_GAMES.c.id == game_id)).first()
     if row is None:
         return None
@@ -80,7 +83,9 @@ def game_facts(conn: Any, game_id: str, user_id: int, clocks: Any, zone: str | N
         opponent = conn.execute(select(T_USERS.c.username).where(T_USERS.c.id == opp_id)).scalar() \
             if opp_id is not None else None
     view = clocks.clock_view(conn, game_id) if clocks is not None else None
-    return {"id": game_id, "side": SIDE.get(side) if side else None,
-            "opponent": opponent, "opponent_side": SIDE.get(OTHER[side]) if side else None,
-            "scenario": scenario(g["scenario"])["name"], "turn": game_turn(conn, game_id, g["scenario"], pending),
-            "status": g["status"], "deadline": deadline_fact(view, g["status"], side, zone)}
+    sides = words_data(translator(lang).lang)["sides"]
+    return {"id": game_id, "side": sides.get(side) if side else None,
+            "opponent": opponent, "opponent_side": sides.get(OTHER[side]) if side else None,
+            "scenario": translator(lang).gettext(scenario(g["scenario"])["name"]),
+            "turn": game_turn(conn, game_id, g["scenario"], pending, lang),
+            "status": g["status"], "deadline": deadline_fact(view, g["status"], side, zone, lang)}

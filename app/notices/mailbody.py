@@ -8,6 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup, escape
+
+from ..i18n import translator
+from ..i18n.catalogs import PLACEHOLDER
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -20,9 +24,12 @@ def _env() -> jinja2.Environment:
                               undefined=jinja2.StrictUndefined)
 
 
-def render_mail(name: str, **ctx: Any) -> tuple[str, str]:
-    """(text, html) of templates/mail/<name>.txt and .html."""
+def render_mail(name: str, lang: str | None = None, **ctx: Any) -> tuple[str, str]:
+    """(text, html) of templates/mail/<name>.txt and .html in the reader's language:
+    the templates say `_("...")` and `ngettext(one, many, n)` (app.i18n)."""
     env = _env()
+    t = translator(lang)
+    ctx = {"_": t, "ngettext": t.plural, "lang": t.lang, "linked": linked, **ctx}
     return env.get_template(f"mail/{name}.txt").render(**ctx), env.get_template(f"mail/{name}.html").render(**ctx)
 
 
@@ -38,3 +45,20 @@ def blocks(text: str) -> list[dict]:
         if items:
             out.append({"kind": "list", "lines": items})
     return out
+
+
+def linked(sentence: str, **links: tuple[str, str]) -> Markup:
+    """A translated sentence for the HTML part whose {name}s are links: `links` maps a
+    name to (address, words). The sentence and the words are escaped; the link's place
+    in the sentence is the translation's to choose."""
+    out, last = [], 0
+    for m in PLACEHOLDER.finditer(sentence):
+        out.append(escape(sentence[last:m.start()]))
+        if m.group(1) in links:
+            href, words = links[m.group(1)]
+            out.append(Markup('<a href="{}">{}</a>').format(href, words))
+        else:
+            out.append(escape(m.group(0)))
+        last = m.end()
+    out.append(escape(sentence[last:]))
+    return Markup("").join(out)

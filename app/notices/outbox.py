@@ -20,10 +20,12 @@ from itsdangerous import BadSignature, URLSafeSerializer, URLSafeTimedSerializer
 from sqlalchemy import func, insert, or_, select, update
 
 from ..core.clock import Clock, aware
+from ..i18n import N_, translator
 from ..models import Game, MailPrefs, Notice, OutboxMessage, User, Webhook, table
 from .gamefacts import game_facts
 from .mailbody import blocks, render_mail
 from .mutes import is_muted
+from .words import mail as words
 
 T_NOTICES, T_OUTBOX, T_PREFS, T_HOOKS = (table(Notice), table(OutboxMessage), table(MailPrefs),
                                          table(Webhook))
@@ -34,15 +36,18 @@ MAIL_MODES = ("turn", "digest", "never")
 # notices that say "the game waits for you": the mail is dropped if the player has
 # already answered by the time the worker gets to it
 WAITING_KINDS = ("turn", "battle", "choice", "reminder")
+# in English; each mail says its subject in its reader's language
 SUBJECTS = {
-    "turn": "Your turn", "battle": "A battle decision waits for you", "choice": "Retreat or reinforce?",
-    "game_over": "Game over", "resigned": "Your opponent resigned", "aborted": "Game aborted",
-    "reminder": "Reminder: your time is running out", "timeout": "Your opponent's time is up",
-    "time_up": "Your time is up", "lost_on_time": "Game lost on time", "extended": "More time",
-    "draw_offer": "Your opponent offers a draw", "rematch": "A rematch for you",
-    "verify": "Confirm your email address", "digest": "Games waiting for you", "test": "Test notice",
-    "vacation": "Your opponent is on vacation",
+    "turn": N_("Your turn"), "battle": N_("A battle decision waits for you"), "choice": N_("Retreat or reinforce?"),
+    "game_over": N_("Game over"), "resigned": N_("Your opponent resigned"), "aborted": N_("Game aborted"),
+    "reminder": N_("Reminder: your time is running out"), "timeout": N_("Your opponent's time is up"),
+    "time_up": N_("Your time is up"), "lost_on_time": N_("Game lost on time"), "extended": N_("More time"),
+    "draw_offer": N_("Your opponent offers a draw"), "rematch": N_("A rematch for you"),
+    "verify": N_("Confirm your email address"), "digest": N_("Games waiting for you"), "test": N_("Test notice"),
+    "vacation": N_("Your opponent is on vacation"),
 }
+# a notice's text: as written, or said in the recipient's language (a function of it)
+NoticeText = str | Callable[[str], str]
 # the notices /api/site-notices lists: what administrators' decisions and disputes say
 SITE_NOTICE_PREFIXES = ("admin_", "dispute_")
 
@@ -98,13 +103,14 @@ class Notices:
         return {"site_name": self.site_name, "public_url": self.public_url,
                 "unsubscribe_url": self.unsubscribe_url(user_id)}
 
-    def mail_bodies(self, text: str, user_id: int, game_id: str | None, game: dict | None = None) -> tuple[str, str]:
-        """A notice's text as a mail (text and HTML): its first paragraph, the game's facts
-        (app.notices.gamefacts), the rest (what happened), the link to the game and the
-        unsubscribe footer."""
+    def mail_bodies(self, text: str, user_id: int, game_id: str | None, game: dict | None = None,
+                    lang: str | None = None) -> tuple[str, str]:
+        """A notice's text as a mail (text and HTML) in the reader's language: its first
+        paragraph, the game's facts (app.notices.gamefacts), the rest (what happened), the
+        link to the game and the unsubscribe footer."""
         head, _, news = text.strip().partition("\n\n")
-        return render_mail("notice", head=head, news=news.strip(), head_blocks=blocks(head), news_blocks=blocks(news),
-                           game=game, game_url=self.game_url(game_id) if game_id else None,
+        return render_mail("notice", lang, head=head, news=news.strip(), head_blocks=blocks(head),
+                           news_blocks=blocks(news), game=game, game_url=self.game_url(game_id) if game_id else None,
                            **self.mail_context(user_id))
 
     def watching(self, conn: Any, user_id: int, game_id: str | None) -> bool:
@@ -150,20 +156,30 @@ class Notices:
             subject=subject, body=text, payload=payload, status="pending", attempts=0,
             next_attempt_at=now + timedelta(seconds=delay), created_at=now, dedupe=None))
 
-    def notify(self, conn: Any, user_ids: Iterable[int | None], kind: str, game_id: str | None, text: str, *,
+    def subject(self, kind: str, game_id: str | None, lang: str | None, subject: str | None = None) -> str:
+        """A mail's (and webhook's) subject in the reader's language."""
+        t = translator(lang)
+        said = t(subject or SUBJECTS.get(kind, kind.replace("_", " ").capitalize()))
+        return t(words.SUBJECT_OF_GAME, subject=said, game=game_id) if game_id else said
+
+    def notify(self, conn: Any, user_ids: Iterable[int | None], kind: str, game_id: str | None, text: NoticeText, *,
                seq: int | None = None, subject: str | None = None, mail: bool = True,
                pending: Iterable[dict] = (), current: dict | None = None) -> int:
         """Queue an in-site notice and the outbox rows (mail, webhook) for each user, on
         `conn` (a SQLAlchemy Connection or Session): they commit or roll back with the
         caller's transaction. A player who has the game open gets the notice only (the
-        page shows it). `pending`, `current`: the events being appended with it and the
-        games row's new values (app.notices.gamefacts).
+        page shows it). `text` may be a function of a language: each recipient's notice,
+        mail and webhook text is then in their account's language. `pending`,
+        `current`: the events being appended with it and the games row's new values
+        (app.notices.gamefacts).
         Returns the number of users notified."""
         pending = list(pending)
         n = 0
         for uid in dict.fromkeys(u for u in user_ids if u is not None):
             n += 1
-            conn.execute(insert(T_NOTICES), dict(user_id=uid, game_id=game_id, kind=kind, text=text, seq=seq,
+            lang = language_of(conn, uid)
+            said = text(lang) if callable(text) else text
+            conn.execute(insert(T_NOTICES), dict(user_id=uid, game_id=game_id, kind=kind, text=said, seq=seq,
                                                  created_at=self.clock.now(), read_at=None))
             # a muted game, or one the player is looking at: the notice above, but no mail
             # and no webhook call
@@ -171,18 +187,16 @@ class Notices:
             p = {} if quiet else prefs(conn, uid)
             if not p:
                 continue
-            subj = subject or SUBJECTS.get(kind, kind.replace("_", " ").capitalize())
-            if game_id:
-                subj = f"{subj} (game {game_id})"
+            subj = self.subject(kind, game_id, lang, subject)
             delay = self.mail_delay_seconds if kind in WAITING_KINDS else 0.0
             if p["verified"] and p["mode"] == "turn":
-                facts = (game_facts(conn, game_id, uid, self.clocks, p["time_zone"], pending, current)
+                facts = (game_facts(conn, game_id, uid, self.clocks, p["time_zone"], pending, current, lang)
                          if game_id else None)
-                body, html = self.mail_bodies(text, uid, game_id, facts)
+                body, html = self.mail_bodies(said, uid, game_id, facts, lang)
                 self.queue_email(conn, uid, p["email"], kind, subj, body, game_id, seq, delay=delay, html=html)
             h = p["hook"]
             if h is not None and h.enabled:
-                self.queue_webhook(conn, uid, h, kind, subj, text, game_id, seq, delay)
+                self.queue_webhook(conn, uid, h, kind, subj, said, game_id, seq, delay)
         return n
 
 
@@ -195,6 +209,13 @@ def seat_of(conn: Any, game_id: str | None, user_id: int) -> str | None:
     if g is None:
         return None
     return "union" if g.union_user_id == user_id else "confederate" if g.confederate_user_id == user_id else None
+
+
+def language_of(conn: Any, user_id: int | None) -> str:
+    """The language the account reads (users.language; English when unset)."""
+    saved = conn.execute(select(T_USERS.c.language).where(T_USERS.c.id == user_id)).scalar() \
+        if user_id is not None else None
+    return translator(saved).lang
 
 
 def prefs(conn: Any, user_id: int) -> dict:

@@ -17,20 +17,20 @@ from ..playbyturn import orders
 from ..realtime.pg_fanout import PRESENCE_TTL
 from ..store import events as store
 from .outbox import Notices
-from .words import SIDE, events_in_words
-from .words.catalog import NOTICES
+from .words import events_in_words, notice_words, words_data
 
 # events of an administrator's decision: their players get the decision's notice only
 ADMIN_DECISIONS = ("rewind", "adjudicate", "annul")
 
 
-def since_last_move(conn: Any, game_id: str, user_id: int, upto: int, pending: list[dict]) -> list[str]:
+def since_last_move(conn: Any, game_id: str, user_id: int, upto: int, pending: list[dict],
+                    lang: str = "en") -> list[str]:
     """What happened in the game since this user's last decision (events up to `upto`
-    from the table, plus those being appended in this transaction)."""
+    from the table, plus those being appended in this transaction), in `lang`."""
     start = max(store.last_decision_seq(conn, game_id, user_id), upto - 400)
     evs = [r.out() for r in store.events_range(conn, game_id, start, upto)]
     evs += [e for e in pending if e["seq"] > max(start, upto)]
-    return events_in_words(evs)
+    return events_in_words(evs, lang=lang)
 
 
 def side_online(hub: Any, gid: str, side: str) -> bool:
@@ -95,7 +95,7 @@ class Notifier:
             if uid is None or (live and self.connected(gid, act)):
                 return
             kind = self._waiting_kind(gid, act)
-            head = NOTICES[kind].format(game=gid, side=SIDE[act])
+            head = notice_words(kind, game=gid, side=act)
             # a decision the player's standing orders will answer: no mail about it
             mail = not self._orders_answer(s, gid, uid)
             self._notify(s, game, [(uid, act)], kind, head, new, out, mail=mail)
@@ -119,8 +119,7 @@ class Notifier:
             else:
                 kind = "game_over"
             wording = "drawn" if "accept_draw" in types else kind
-            head = NOTICES[wording].format(game=gid, winner=SIDE.get(result.get("winner"), "nobody"),
-                                        reason=result.get("reason") or "").strip()
+            head = notice_words(wording, game=gid, winner=result.get("winner"), reason=result.get("reason") or "")
             self._notify(s, game, targets, kind, head, new, out)
 
     def _on_proposals(self, s, game: Any, new: dict, out: list, seats: dict) -> None:
@@ -137,10 +136,10 @@ class Notifier:
                 continue
             who = e.payload.get("username") or e.payload.get("by")
             if e.type == "offer_draw":
-                text = NOTICES["draw_offer"].format(game=game.id, who=who)
+                text = notice_words("draw_offer", game=game.id, who=who)
                 self.notices.notify(s, [uid], "draw_offer", game.id, text, seq=e.seq)
             else:
-                text = NOTICES["rematch"].format(game=game.id, who=who, new_game=e.payload["game_id"])
+                text = notice_words("rematch", game=game.id, who=who, new_game=e.payload["game_id"])
                 self.notices.notify(s, [uid], "rematch", e.payload["game_id"], text)
 
     def _orders_answer(self, s, gid: str, uid: int) -> bool:
@@ -152,10 +151,10 @@ class Notifier:
         for uid, _side in targets:
             if self.unnotified(uid):
                 continue
-            lines = since_last_move(s, game.id, uid, game.seq, pending)
-            text = head
-            if lines:
-                text += f"\n\n{NOTICES['since']}\n" + "\n".join("- " + x for x in lines)
+            def text(lang: str, uid: int = uid) -> str:
+                lines = since_last_move(s, game.id, uid, game.seq, pending, lang)
+                since = words_data(lang)["notices"]["since"]
+                return head(lang) + (f"\n\n{since}\n" + "\n".join("- " + x for x in lines) if lines else "")
             self.notices.notify(s, [uid], kind, game.id, text, seq=new["seq"], mail=mail,
                                 pending=pending, current=new)
 

@@ -6,7 +6,10 @@ import functools
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from babel.dates import format_datetime
+
 from ..core.errors import ApiError
+from ..i18n import translator
 from .words import mail as words
 
 
@@ -37,12 +40,14 @@ def zone_or_utc(name: str | None) -> ZoneInfo:
         return ZoneInfo("UTC")
 
 
-def local_when(moment: datetime, zone_name: str | None) -> str:
-    """A moment in the reader's zone, in words (app.notices.words.mail.WHEN)."""
+def local_when(moment: datetime, zone_name: str | None, lang: str | None = None) -> str:
+    """A moment in the reader's zone and language, in words (app.notices.words.mail.WHEN):
+    Babel's month and weekday names of that language."""
     zone = zone_or_utc(zone_name)
     t = moment.astimezone(zone)
-    return words.WHEN.format(weekday=words.WEEKDAYS[t.weekday()], day=t.day, month=words.MONTHS[t.month - 1],
-                             year=t.year, hour=t.hour, minute=t.minute, abbrev=t.tzname() or "", zone=zone.key)
+    say = translator(lang)
+    date = format_datetime(t, say(words.WHEN_PATTERN), tzinfo=zone, locale=say.lang)
+    return say(words.WHEN, date=date, abbrev=t.tzname() or "", zone=zone.key)
 
 
 def digest_due(last: datetime | None, hour: int, zone_name: str | None, now: datetime) -> bool:

@@ -27,6 +27,7 @@ from ..games.service import GameService
 from ..models import Game, GameClock, User, table
 from ..notices.outbox import Notices
 from ..notices.words import SIDE
+from ..notices.words import clock as said
 from ..store import events as store
 from .vacations import Vacations, current, deadline_after, periods_of, running_seconds
 
@@ -157,11 +158,9 @@ class Deadlines:
                         g = conn.execute(select(T_GAMES).where(T_GAMES.c.id == row.game_id)).first()
                         opp = "confederate" if row.side == "union" else "union"
                         self.notices.notify(conn, [row.user_id], "time_up", row.game_id,
-                               f"Game {row.game_id}: your time to move ({row.days} days) is up. Your opponent may "
-                               f"now claim the win or give you more time; moving now still counts until they do.")
+                                            said.time_up(row.game_id, row.days))
                         self.notices.notify(conn, [getattr(g, f"{opp}_user_id")], "timeout", row.game_id,
-                               f"Game {row.game_id}: the {SIDE[row.side]} player did not move within {row.days} "
-                               f"days. You may claim the win on time, or give more time, on the game page.")
+                                            said.opponent_timed_out(row.game_id, row.side, row.days))
                         n += 2
                 elif row.reminded_at is None and not paused and left <= min(self.reminder_hours * 3600, total / 5):
                     r = conn.execute(update(T_CLOCKS).where(T_CLOCKS.c.game_id == row.game_id,
@@ -170,8 +169,7 @@ class Deadlines:
                     if r.rowcount == 1:
                         hours = max(1, round(left / 3600))
                         self.notices.notify(conn, [row.user_id], "reminder", row.game_id,
-                               f"Game {row.game_id}: about {hours} hour{'s' if hours != 1 else ''} left to make your "
-                               f"move ({SIDE[row.side]}). After that your opponent may claim the win on time.")
+                                            said.reminder(row.game_id, row.side, hours))
                         n += 1
                 conn.commit()
         return n
@@ -205,7 +203,8 @@ class Deadlines:
         text = f"{user.username} ({SIDE[me]}) claims the win on time: the {SIDE[late]} player did not move in time."
         entry = svc.state(s, game)
         # the late player hears it (the hook leaves timeout results to us); same transaction
-        self.notices.notify(s, [row.user_id], "lost_on_time", game.id, f"Game {game.id}: you lost on time. {text}")
+        self.notices.notify(s, [row.user_id], "lost_on_time", game.id,
+                            said.lost_on_time(game.id, user.username, me, late))
         out = svc.append(s, game, [("server", "timeout", me, {"side": late, "winner": me, "days": row.days,
                                                                "by": user.username, "text": text})],
                          {"status": "finished", "result": result, "to_act": None, "finished_at": self.clock.now()},
@@ -250,7 +249,8 @@ class Deadlines:
                     f"day{'s' if days != 1 else ''}.")
             s.execute(update(T_CLOCKS).where(T_CLOCKS.c.game_id == gid).values(
                 extra_seconds=extra, expired_at=None, reminded_at=None))
-            self.notices.notify(s, [row.user_id], "extended", gid, f"Game {gid}: {text}")
+            self.notices.notify(s, [row.user_id], "extended", gid,
+                                said.extended(gid, user.username, me, row.side, days))
             entry = svc.state(s, game)
             out = svc.append(s, game, [("server", "time_extended", me, {"side": row.side, "days": days,
                                                                          "from_now": left < 0, "by": user.username,

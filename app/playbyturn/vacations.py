@@ -24,7 +24,7 @@ from ..core.clock import Clock, aware
 from ..core.errors import ApiError
 from ..models import Game, MailPrefs, User, Vacation, table
 from ..notices.outbox import Notices
-from ..notices.words.catalog import NOTICES
+from ..notices.words import notice_words
 
 T_VAC, T_PREFS, T_GAMES, T_USERS = table(Vacation), table(MailPrefs), table(Game), table(User)
 
@@ -167,4 +167,4 @@ class Vacations:
             local = ends.astimezone(account_zone(conn, other))
             until = f"{local:%Y-%m-%d %H:%M} ({local.tzname()})"
             self.notices.notify(conn, [other], "vacation", g.id,
-                                NOTICES["vacation"].format(game=g.id, who=username, until=until))
+                                notice_words("vacation", game=g.id, who=username, until=until))

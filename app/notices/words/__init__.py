@@ -6,14 +6,17 @@ fills them in. Mails, notices and standing orders use the functions below.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
+from ...i18n import translator
 from .catalog import SIDES, words_data
+from .mail import NOBODY
 from .narrate import Narrator, template_key
 
 SIDE: dict[Any, str] = dict(SIDES)
 
-__all__ = ["SIDE", "Narrator", "box_name", "describe", "events_in_words", "narrator", "template_key",
+__all__ = ["SIDE", "Narrator", "box_name", "describe", "events_in_words", "narrator", "notice_words", "template_key",
            "unit_name", "words_data"]
 
 
@@ -60,3 +63,14 @@ def events_in_words(events: list[dict], limit: int = 40, lang: str = "en") -> li
 
 def fill_earlier(count: int, lang: str = "en") -> str:
     return words_data(lang)["parts"]["earlier"].replace("{count}", str(count))
+
+
+def notice_words(wording: str, **values: Any) -> Callable[[str], str]:
+    """A notice's first sentence (app.notices.words.catalog.NOTICES) as a function of the
+    reader's language; `side`, `winner`: side ids, said in that language."""
+    def say(lang: str) -> str:
+        words = words_data(translator(lang).lang)
+        named = {k: words["sides"].get(v, translator(lang)(NOBODY)) if k in ("side", "winner") else v
+                 for k, v in values.items()}
+        return words["notices"][wording].format(**named).strip()
+    return say
