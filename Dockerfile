@@ -15,6 +15,7 @@ COPY migrations ./migrations
 COPY alembic.ini ./
 COPY templates ./templates
 COPY static ./static
+COPY locale ./locale
 RUN pip install -e . \
     && useradd --system --home-dir /srv/house-divided house-divided \
     && mkdir -p /srv/house-divided/data && chown house-divided /srv/house-divided/data
