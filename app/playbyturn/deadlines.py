@@ -205,13 +205,8 @@ class Deadlines:
         # the late player hears it (the hook leaves timeout results to us); same transaction
         self.notices.notify(s, [row.user_id], "lost_on_time", game.id,
                             said.lost_on_time(game.id, user.username, me, late))
-        out = svc.append(s, game, [("server", "timeout", me, {"side": late, "winner": me, "days": row.days,
-                                                               "by": user.username, "text": text})],
-                         {"status": "finished", "result": result, "to_act": None, "finished_at": self.clock.now()},
-                         {"kind": "claim", "side": me, "user_id": user.id})
-        entry.seq = game.seq
-        svc.publish(game, entry, out)
-        return {"seq": game.seq, "status": game.status, "result": result}
+        return self._end_on_time(svc, s, game, entry, user, me, ("server", "timeout", me, {
+            "side": late, "winner": me, "days": row.days, "by": user.username, "text": text}), "finished", result)
 
     def _abort_on_time(self, svc: GameService, s, game, user: User, me: str, row: Any) -> dict:
         """Nobody moved yet: the game is aborted (no winner, no rating change); the late
@@ -220,9 +215,15 @@ class Deadlines:
                   f"day{'s' if row.days != 1 else ''}")
         result = {"winner": None, "reason": reason, "aborted": True, "on_time": True}
         entry = svc.state(s, game)
-        out = svc.append(s, game, [("server", "abort", me, {"by": user.username, "side": row.side,
-                                                             "days": row.days, "on_time": True})],
-                         {"status": "aborted", "result": result, "to_act": None, "finished_at": self.clock.now()},
+        return self._end_on_time(svc, s, game, entry, user, me, ("server", "abort", me, {
+            "by": user.username, "side": row.side, "days": row.days, "on_time": True}), "aborted", result)
+
+    def _end_on_time(self, svc: GameService, s, game, entry, user: User, me: str, record: tuple,
+                     status: str, result: dict) -> dict:
+        """Append the claim's one server event, end the game with `status` and `result`,
+        and tell every socket: what a won claim and an aborting claim share."""
+        out = svc.append(s, game, [record],
+                         {"status": status, "result": result, "to_act": None, "finished_at": self.clock.now()},
                          {"kind": "claim", "side": me, "user_id": user.id})
         entry.seq = game.seq
         svc.publish(game, entry, out)

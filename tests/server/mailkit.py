@@ -160,6 +160,26 @@ def by_turn_match(base: str, a: Player, b: Player, days: int | None = None) -> s
     return gid
 
 
+
+def first_move(p: Player, gid: str) -> None:
+    """The player to act makes a decision that keeps the turn (activating a box): the game
+    has its first move, so a claim on time wins it (before the first move it aborts it)."""
+    lg = p.legal(gid)
+    act = next(x for x in lg["actions"] if x["type"] == "activate")
+    r = p.act(gid, act, expected_seq=lg["seq"])
+    assert r.status_code == 200 and r.json()["to_act"] == "union", r.text
+
+
+def until(fn, timeout: float = 10.0):
+    """fn()'s first true value, asked every 50 ms for up to `timeout` seconds."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = fn()
+        if v:
+            return v
+        time.sleep(0.05)
+    raise AssertionError("condition not met")
+
 def step(p: Player, gid: str, rng, quick=True) -> dict:
     lg = p.legal(gid)
     acts = lg["actions"]

@@ -5,13 +5,12 @@ given, a claim before the first move aborts the game, vacations are whole days e
 midnight, and the opponent hears when one starts. The clock is moved, never slept on."""
 from __future__ import annotations
 
-import time
 from datetime import datetime
 
 import httpx
 
 from .helpers import Player
-from .mailkit import body, by_turn_match, verified_player
+from .mailkit import body, by_turn_match, first_move, until, verified_player
 
 H = 3600
 
@@ -22,28 +21,14 @@ def _clock(p, gid) -> dict:
     return r.json()
 
 
-def _first_move(p, gid) -> None:
-    """A decision that keeps the turn (activating a box): the game has its first move."""
-    lg = p.legal(gid)
-    act = next(x for x in lg["actions"] if x["type"] == "activate")
-    r = p.act(gid, act, expected_seq=lg["seq"])
-    assert r.status_code == 200 and r.json()["to_act"] == "union", r.text
 
 
-def _until(fn, timeout=10.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        v = fn()
-        if v:
-            return v
-        time.sleep(0.05)
-    raise AssertionError("condition not met")
 
 
 def test_a_passed_deadline_stays_and_the_opponent_hears_of_a_vacation(srv, smtp, clock):
     a, b = verified_player(srv.base, smtp), verified_player(srv.base, smtp)
     gid = by_turn_match(srv.base, a, b, days=1)
-    _first_move(a, gid)
+    first_move(a, gid)
     before = _clock(b, gid)
     deadline = datetime.fromisoformat(before["deadline"])
     clock.advance(25 * H)
@@ -59,7 +44,7 @@ def test_a_passed_deadline_stays_and_the_opponent_hears_of_a_vacation(srv, smtp,
     assert after["deadline"] == before["deadline"] and after["expired"] is True and after["can_claim"] is True
     assert datetime.fromisoformat(after["deadline"]) == deadline
     # the opponent is told, in the site and by mail
-    mail = _until(lambda: [m for m in smtp.box.to(b.email) if "vacation" in m["Subject"].lower()])
+    mail = until(lambda: [m for m in smtp.box.to(b.email) if "vacation" in m["Subject"].lower()])
     assert a.username in body(mail[-1]) and "until" in body(mail[-1])
     notes = b.http.get("/api/me/notices").json()["notices"]
     assert any(n["kind"] == "vacation" and n["game_id"] == gid for n in notes)
@@ -70,7 +55,7 @@ def test_a_passed_deadline_stays_and_the_opponent_hears_of_a_vacation(srv, smtp,
 def test_more_time_counts_from_now_when_late_and_is_refused_when_the_clock_says_so(srv, smtp, clock):
     a, b = Player(srv.base), Player(srv.base)
     gid = by_turn_match(srv.base, a, b, days=1)
-    _first_move(a, gid)
+    first_move(a, gid)
     # the player to act cannot give themselves time; a stranger cannot either
     assert _clock(a, gid)["can_extend"] is False
     r = a.http.post(f"/api/games/{gid}/extend", json={"days": 3})
@@ -111,7 +96,7 @@ def test_a_claim_before_the_first_move_aborts_the_game(srv, smtp, clock):
     assert b.join(gid).status_code == 200
     smtp.box.wait(a.email, 1)  # "your turn"
     clock.advance(25 * H)
-    assert _until(lambda: _clock(b, gid)["can_claim"])
+    assert until(lambda: _clock(b, gid)["can_claim"])
     r = b.http.post(f"/api/games/{gid}/claim")
     assert r.status_code == 200, r.text
     res = r.json()
@@ -121,7 +106,7 @@ def test_a_claim_before_the_first_move_aborts_the_game(srv, smtp, clock):
     # nobody is rated for a game nobody played
     for p in (a, b):
         assert httpx.get(f"{srv.base}/api/players/{p.username}").json()["rating"] is None
-    aborted = _until(lambda: [m for m in smtp.box.to(a.email) if "aborted" in m["Subject"].lower()])
+    aborted = until(lambda: [m for m in smtp.box.to(a.email) if "aborted" in m["Subject"].lower()])
     assert gid in body(aborted[-1])
     assert not [m for m in smtp.box.to(a.email) if "lost on time" in body(m)]
 
@@ -135,8 +120,8 @@ def test_vacations_are_whole_days_ending_at_midnight(srv, smtp, clock):
     r = a.http.post("/api/me/vacation", json={"days": 2})
     assert r.status_code == 200, r.text
     v = r.json()
-    until = datetime.fromisoformat(v["until"])
-    assert (until.hour, until.minute, until.second) == (0, 0, 0) and v["time_zone"] == "UTC"
+    ends = datetime.fromisoformat(v["until"])
+    assert (ends.hour, ends.minute, ends.second) == (0, 0, 0) and v["time_zone"] == "UTC"
     assert v["days_used"] == 2 and v["days_left"] == v["days_per_year"] - 2
     # back before the first midnight: still one whole day of the allowance
     b = Player(srv.base)

@@ -9,18 +9,11 @@ import pytest
 
 from .conftest import need_postgres
 from .helpers import ServerProc
-from .mailkit import Clock, SmtpServer, body, by_turn_match, server_env, verified_player
+from .mailkit import Clock, SmtpServer, body, by_turn_match, first_move, server_env, until, verified_player
 
 H = 3600
 
 
-def first_move(p, gid):
-    """The player to act makes a decision that keeps the turn (activating a box): the game
-    has its first move, so a claim on time wins it (before the first move it aborts it)."""
-    lg = p.legal(gid)
-    act = next(x for x in lg["actions"] if x["type"] == "activate")
-    r = p.act(gid, act, expected_seq=lg["seq"])
-    assert r.status_code == 200 and r.json()["to_act"] == "union", r.text
 
 
 
@@ -29,14 +22,6 @@ def first_move(p, gid):
 
 
 
-def _until(fn, timeout=10.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        v = fn()
-        if v:
-            return v
-        time.sleep(0.05)
-    raise AssertionError("condition not met")
 
 
 def test_reminder_time_up_and_claim_on_time(srv, smtp, clock):
@@ -86,7 +71,7 @@ def test_extend_gives_more_time(srv, smtp, clock):
     c = r.json()["clock"]
     assert c["expired"] is False and 46 * H < c["seconds_left"] <= 48 * H
     assert b.http.post(f"/api/games/{gid}/claim").status_code == 409
-    m = _until(lambda: [x for x in smtp.box.to(a.email) if "More time" in x["Subject"]])
+    m = until(lambda: [x for x in smtp.box.to(a.email) if "More time" in x["Subject"]])
     assert "2 more days" in body(m[-1])
     ev = a.http.get(f"/api/games/{gid}/events").json()["events"]
     assert ev[-1]["type"] == "time_extended"
@@ -120,7 +105,7 @@ def test_vacation_pauses_the_clock(srv, smtp, clock):
     info = a.http.delete("/api/me/vacation").json()
     assert info["on_vacation"] is False and 27.9 < info["days_left"] < 28.1
     clock.advance(25 * H)
-    _until(lambda: b.http.get(f"/api/games/{gid}/clock").json()["can_claim"])
+    until(lambda: b.http.get(f"/api/games/{gid}/clock").json()["can_claim"])
     assert b.http.post(f"/api/games/{gid}/claim").status_code == 200
     # the yearly allowance
     r = a.http.post("/api/me/vacation", json={"days": 29})
