@@ -13,6 +13,7 @@ from typing import Any
 
 from . import calendar
 from .data import _yaml, unit_type
+from .errors import because
 from .core import GameCore
 from .state import ABROAD, COAST, EUROPE, OFF_MAP, Unit
 
@@ -131,8 +132,8 @@ class AdvancedRules(GameCore):
         u = self.units.get(unit) if isinstance(unit, str) else None
         if u is not None and u.side == self.side and u.loc == box:
             return None
-        return (f"{self.map.boxes[box].name} is out of supply: eliminate one of your pieces "
-                f"there (A2.2).")
+        return because("{box} is out of supply: eliminate one of your pieces there (A2.2).",
+                       box=self.map.boxes[box].name)
 
     # ------------------------------------------------------------------ A3.0 command
     def _marches_from_die(self, value: int) -> int:
@@ -197,15 +198,15 @@ class AdvancedRules(GameCore):
     def _why_breakout(self, box: Any) -> str | None:
         """Why no break-out battle may be fought in ``box`` now; None if it may."""
         if self.side != "union" or box not in self.contained:
-            return ("Only Union units contained in a port break out, in the Union "
-                    "Movement Segment (A4.0).")
+            return because("Only Union units contained in a port break out, in the Union "
+                           "Movement Segment (A4.0).")
         if self.marches < 1:
-            return "The break-out battle consumes a March, and you have none left (A4.0)."
+            return because("The break-out battle consumes a March, and you have none left (A4.0).")
         if self.rules_since(2) and self.march_spent:
-            return ("The break-out battle occurs at the beginning of the Movement Segment, "
-                    "before any other March (A4.0).")
+            return because("The break-out battle occurs at the beginning of the Movement Segment, "
+                           "before any other March (A4.0).")
         if not any(u.m < 2 for u in self._side_units(box, "union")):
-            return "No unit may take part in more than two Marches in a turn (4.0)."
+            return because("No unit may take part in more than two Marches in a turn (4.0).")
         return None
 
     def _sails_from_containment(self, u: Unit) -> bool:
@@ -334,16 +335,17 @@ class AdvancedRules(GameCore):
         """Why this Confederate piece may not sail to ``to`` now (A8.4); None if it may."""
         u = self.units.get(unit) if isinstance(unit, str) else None
         if u is None or u.side != "confederate":
-            return f"{unit} is not one of your units."
+            return because("{unit} is not one of your units.", unit=unit)
         if u.loc != EUROPE:
             if u.loc not in self.at or not self.map.boxes[u.loc].port or self.controller(u.loc) != "confederate":
-                return "Confederate naval movement goes from a Confederate-controlled port, or from Europe (A8.4)."
+                return because("Confederate naval movement goes from a Confederate-controlled port, or from Europe "
+                               "(A8.4).")
             if u.moved or u.m:
-                return "A unit moving by sea must not have moved or marched this segment (4.6)."
+                return because("A unit moving by sea must not have moved or marched this segment (4.6).")
         if not self._is_port(to) or to == u.loc:
-            return "Units move by sea only to another Port box (4.6)."
+            return because("Units move by sea only to another Port box (4.6).")
         if self.controller(to) != "confederate":
-            return "Confederate naval movement goes only to a Confederate-controlled port (A8.4)."
+            return because("Confederate naval movement goes only to a Confederate-controlled port (A8.4).")
         return None
 
     def _foreign_replacement(self, die: int) -> None:

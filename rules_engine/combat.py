@@ -13,6 +13,7 @@ from typing import Any
 
 from .core import GameCore
 from .data import other, unit_type
+from .errors import because
 
 
 class CombatRules(GameCore):
@@ -148,13 +149,17 @@ class CombatRules(GameCore):
         """Why this side's units may not retreat (5.4) or withdraw (5.6) into the
         adjacent ``box``; None if they may."""
         b = self._current_battle
-        rule = "5.4" if verb == "retreat" else "5.6"
+        retreat = verb == "retreat"
         if self._enemy_in(box, side):
-            return f"You may not {verb} into a box containing enemy units ({rule})."
+            return (because("You may not retreat into a box containing enemy units (5.4).") if retreat
+                    else because("You may not withdraw into a box containing enemy units (5.6)."))
         if self._enemy_city(box, side):
-            return f"You may not {verb} into an enemy-controlled Recruitment City ({rule})."
+            return (because("You may not retreat into an enemy-controlled Recruitment City (5.4).") if retreat
+                    else because("You may not withdraw into an enemy-controlled Recruitment City (5.6)."))
         if side == b["defender"] and box in b["entered_from"]:
-            return f"Defenders may not {verb} to a box the attackers came from when they entered ({rule})."
+            return (because("Defenders may not retreat to a box the attackers came from when they entered (5.4).")
+                    if retreat else
+                    because("Defenders may not withdraw to a box the attackers came from when they entered (5.6)."))
         return self._entry_refusal(side, box)
 
     def _enemy_city(self, box: str, side: str) -> bool:
@@ -200,14 +205,14 @@ class CombatRules(GameCore):
         """5.5: why no unit may reinforce from the adjacent ``box`` this round."""
         b = self._current_battle
         if box in b["reinforced"]:
-            return "Only one unit from each adjacent box may reinforce per Battle Round (5.5)."
+            return because("Only one unit from each adjacent box may reinforce per Battle Round (5.5).")
         mine = len(self._side_units(box, side))
         enemies = len(self.at[box]) - mine
         if enemies and side == b["attacker"]:
-            return "The attacker may not reinforce from a box containing enemy units (5.5)."
+            return because("The attacker may not reinforce from a box containing enemy units (5.5).")
         if enemies and mine - 1 < enemies:
-            return ("The defender must leave a screening force as large as the enemy force "
-                    "in the box he reinforces from (5.5).")
+            return because("The defender must leave a screening force as large as the enemy force "
+                           "in the box he reinforces from (5.5).")
         return None
 
     def _target_legal(self) -> list[dict[str, Any]]:
@@ -275,11 +280,11 @@ class CombatRules(GameCore):
         if b["step"] == "rout_retreat":
             return None                                  # A8.1: routed units must go
         if b["step"] != "prepare":
-            return "Retreats begin with the second Battle Round, before firing (5.4)."
+            return because("Retreats begin with the second Battle Round, before firing (5.4).")
         if b["reinforced"]:
-            return "A player cannot retreat after reinforcing this round (5.5)."
+            return because("A player cannot retreat after reinforcing this round (5.5).")
         if not any(self.units[u].type != "CD" for u in b["units"][b["firing"]]):
-            return "A coastal defence garrison never retreats (A5.0)."
+            return because("A coastal defence garrison never retreats (A5.0).")
         return None
 
     # ------------------------------------------------------------------ execute
@@ -492,50 +497,51 @@ class CombatRules(GameCore):
     # the legal-action lists above are built from the same checks.
     def _why_fight(self, box: Any) -> str | None:
         if self.battle is not None:
-            return "One battle must be completely finished before the next begins (5.0)."
+            return because("One battle must be completely finished before the next begins (5.0).")
         if box in self.contained:
             if self._battle_boxes():
-                return "First fight the battles that must be fought; then you may attack a contained port (A4.0)."
+                return because("First fight the battles that must be fought; then you may attack a contained port "
+                               "(A4.0).")
             return None
         if not isinstance(box, str) or box not in self._occupied or not self._battle_due(box):
-            return f"There is no battle to fight in {box!r}: it needs units of both sides (5.0)."
+            return because("There is no battle to fight in {box}: it needs units of both sides (5.0).", box=repr(box))
         return None
 
     def _why_contain(self, box: Any) -> str | None:
         if self.side != "confederate":
-            return "Only the Confederate player contains a port instead of fighting there (A4.0)."
+            return because("Only the Confederate player contains a port instead of fighting there (A4.0).")
         if box not in self._battle_boxes():
-            return f"There is no battle to fight in {box!r}: it needs units of both sides (5.0)."
+            return because("There is no battle to fight in {box}: it needs units of both sides (5.0).", box=repr(box))
         if not self._containable(box):
-            return ("Only ports the Union took by naval invasion, Fort Monroe and Pensacola, "
-                    "while the Union holds them, can be contained (A4.0).")
+            return because("Only ports the Union took by naval invasion, Fort Monroe and Pensacola, "
+                           "while the Union holds them, can be contained (A4.0).")
         return None
 
     def _why_end_combat(self) -> str | None:
         if self._battle_boxes() or not self.contained:
-            return "Every battle must be fought before the Combat Segment ends (5.0)."
+            return because("Every battle must be fought before the Combat Segment ends (5.0).")
         return None
 
     def _why_target(self, unit: Any, target: Any) -> str | None:
         b = self._current_battle
         firing = b["firing"]
         if b["step"] != "target":
-            return "Targets are announced after retreats and reinforcements: open fire first (5.1)."
+            return because("Targets are announced after retreats and reinforcements: open fire first (5.1).")
         if unit in b["units"][other(firing)]:
-            return ("The defender fires first in each Battle Round and the attacker after; "
-                    "it is not your fire now (5.0).")
+            return because("The defender fires first in each Battle Round and the attacker after; "
+                           "it is not your fire now (5.0).")
         if unit not in b["units"][firing]:
-            return f"{unit} is not one of your units in this battle."
+            return because("{unit} is not one of your units in this battle.", unit=unit)
         if any(s == unit for s, _ in b["targets"]):
-            return f"{unit} has already announced its target this round (5.1)."
+            return because("{unit} has already announced its target this round (5.1).", unit=unit)
         if target not in b["units"][other(firing)]:
-            return f"{target} is not an enemy unit in this battle."
+            return because("{target} is not an enemy unit in this battle.", target=target)
         if target not in self._target_choices()[unit]:
             if "5.2" in self.options:
-                return ("Cavalry first fire on enemy Cavalry and Infantry on enemy Infantry, each "
-                        "enemy unit of its kind at least once, before ganging up (5.2).")
-            return ("Every enemy unit must be fired upon by at least one of your units "
-                    "before you gang up on any (5.1).")
+                return because("Cavalry first fire on enemy Cavalry and Infantry on enemy Infantry, each "
+                               "enemy unit of its kind at least once, before ganging up (5.2).")
+            return because("Every enemy unit must be fired upon by at least one of your units "
+                           "before you gang up on any (5.1).")
         return None
 
     def _why_retreat(self, to: Any) -> str | None:
@@ -547,17 +553,17 @@ class CombatRules(GameCore):
         if to in self._retreat_boxes(side):
             return None
         if to not in self._adjacent(b["box"], side):
-            return "Retreat goes to an adjacent box joined by a line you may use (5.4)."
+            return because("Retreat goes to an adjacent box joined by a line you may use (5.4).")
         return (self._fallback_refusal(side, to, "retreat")
-                or "The retreat must go to a friendly box while one is available (5.4).")
+                or because("The retreat must go to a friendly box while one is available (5.4)."))
 
     def _why_withdraw(self, to: Any) -> str | None:
         b = self._current_battle
         if b["step"] != "withdraw":
-            return ("Only a defender with Cavalry alone may withdraw, before the first round, "
-                    "and not when every attacker is Cavalry (5.6).")
+            return because("Only a defender with Cavalry alone may withdraw, before the first round, "
+                           "and not when every attacker is Cavalry (5.6).")
         if to not in self._adjacent(b["box"], b["defender"]):
-            return "Cavalry withdraw only to an adjacent box (5.6)."
+            return because("Cavalry withdraw only to an adjacent box (5.6).")
         return self._fallback_refusal(b["defender"], to, "withdraw")
 
     def _why_rally(self, unit: Any) -> str | None:
@@ -565,17 +571,17 @@ class CombatRules(GameCore):
         b = self._current_battle
         if unit in b["routed"][b["rallying"]]:
             return None
-        return "Only one of your routed units may rally (A8.11)."
+        return because("Only one of your routed units may rally (A8.11).")
 
     def _why_reinforce(self, unit: Any) -> str | None:
         b = self._current_battle
         if b["step"] != "prepare":
-            return "Reinforcements arrive from the second Battle Round, before firing (5.5)."
+            return because("Reinforcements arrive from the second Battle Round, before firing (5.5).")
         u = self.units.get(unit) if isinstance(unit, str) else None
         if u is None or u.side != b["firing"]:
-            return f"{unit} is not one of your units."
+            return because("{unit} is not one of your units.", unit=unit)
         if u.loc not in self._adjacent(b["box"], u.side):
-            return "Reinforcements come only from adjacent boxes (5.5)."
+            return because("Reinforcements come only from adjacent boxes (5.5).")
         if u.fought:
-            return "Units that already fought in a battle this Player Turn cannot reinforce (5.5)."
+            return because("Units that already fought in a battle this Player Turn cannot reinforce (5.5).")
         return self._entry_refusal(u.side, b["box"]) or self._reinforce_box_refusal(u.side, u.loc)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from .actions import LegalActions
 from .data import other
+from .errors import because
 from .map import Line, Map
 from .state import Unit
 
@@ -255,11 +256,11 @@ class GameCore:
         """The moving side's unit on the map named ``unit``, or why there is none."""
         u = self.units.get(unit) if isinstance(unit, str) else None
         if u is None:
-            return f"There is no unit {unit!r}."
+            return because("There is no unit {unit}.", unit=repr(unit))
         if u.side != self.side:
-            return f"{unit} is not yours to move."
+            return because("{unit} is not yours to move.", unit=unit)
         if u.loc not in self.at:
-            return f"{unit} is not on the map."
+            return because("{unit} is not on the map.", unit=unit)
         return u
 
     def _flag(self, u: Unit) -> None:

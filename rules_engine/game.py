@@ -25,7 +25,7 @@ from .core import DieSource
 from .leaders import LeaderRules
 from .data import SIDES, options_table
 from .dice import NoDice, ScriptedDice, SeededDice, commitment
-from .errors import IllegalAction
+from .errors import IllegalAction, Word, because
 from .map import CURRENT_DATA_VERSION, DATA_VERSIONS, load_map, load_scenario, scenario_ids
 from .movement import MovementRules
 from .options import validate_options
@@ -126,9 +126,9 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, Ch
         welcome (JSON from the server): anything else, or a dict that is not one of the
         legal actions, raises IllegalAction with the reason."""
         if self.result is not None:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(because("The game is over."))
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction('An action is a JSON object with a "type", e.g. {"type": "roll_marches"}.')
+            raise IllegalAction(because('An action is a JSON object with a "type", e.g. {"type": "roll_marches"}.'))
         if self._legal is None:
             self._legal = LegalActions(self._phase_legal())
         if not self._legal.holds(action):
@@ -238,12 +238,12 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, Ch
             if reason:
                 return reason
         if kind in expected:
-            return f"That {kind} is not one of the legal choices now."
+            return because("That {kind} is not one of the legal choices now.", kind=kind)
         if expected:
-            who = self.to_act.capitalize() if self.to_act else "Nobody"
-            return (f"'{kind}' is not possible now: {who} is to act in the "
-                    f"{self.phase.replace('_', ' ')} and may: {', '.join(expected)}.")
-        return "No action is possible now."
+            who = Word(self.to_act.capitalize()) if self.to_act else Word("Nobody")
+            return because("'{kind}' is not possible now: {who} is to act in the {phase} and may: {actions}.",
+                           kind=kind, who=who, phase=self.phase.replace("_", " "), actions=", ".join(expected))
+        return because("No action is possible now.")
 
     def _vocabulary(self) -> frozenset[str]:
         if self.phase == "battle":
@@ -345,7 +345,8 @@ def new_game(scenario: str = "1861", options: Any = (), seed: str | None = None,
     extra = {"seed_commitment": commitment(str(seed))} if dice is None and seed is not None else {}
     engine = _known_version(engine)
     if scenario not in scenario_ids(engine):
-        raise ValueError(f"unknown scenario {scenario!r}; known: {', '.join(scenario_ids(engine))}")
+        raise ValueError(because("unknown scenario {scenario}; known: {known}", scenario=repr(scenario),
+                                 known=", ".join(scenario_ids(engine))))
     g = Game(_header(scenario, options, extra, engine), _dice_for(seed, dice))
     silently(g, lambda: place_scenario(g))
     return g

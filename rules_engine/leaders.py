@@ -14,6 +14,7 @@ from typing import Any
 from . import calendar
 from .advanced import tables
 from .core import GameCore
+from .errors import because
 
 LEADER_MOVES = 2
 
@@ -76,17 +77,17 @@ class LeaderRules(GameCore):
     def _leader_box_refusal(self, box: Any) -> str | None:
         """8.2: a leader arrives, or comes back, where friendly units stand and no enemy."""
         if not isinstance(box, str) or box not in self.at or not self._side_units(box, self.side):
-            return "A leader is placed in a box with friendly units (8.2)."
+            return because("A leader is placed in a box with friendly units (8.2).")
         if self._enemy_in(box, self.side):
-            return "A leader is not placed in a box containing enemy units (8.2)."
+            return because("A leader is not placed in a box containing enemy units (8.2).")
         return None
 
     def _why_place_leader(self, leader: Any, box: Any) -> str | None:
         due = self._leaders_due(self.leader_resume or "")
         if not due:
-            return "No leader is waiting to be placed (8.2)."
+            return because("No leader is waiting to be placed (8.2).")
         if leader != due[0]:
-            return f"Leaders are placed one at a time: {due[0].capitalize()} first (8.2)."
+            return because("Leaders are placed one at a time: {leader} first (8.2).", leader=due[0].capitalize())
         return self._leader_box_refusal(box)
 
     def _do_place_leader(self, leader: str, box: str) -> None:
@@ -109,22 +110,24 @@ class LeaderRules(GameCore):
     def _leader_mover_refusal(self, leader: Any) -> str | None:
         """Why this leader may not move now, wherever to (8.2.1)."""
         if not isinstance(leader, str) or leader not in self.leaders:
-            return f"There is no leader {leader!r}."
+            return because("There is no leader {leader}.", leader=repr(leader))
         if leader_info(leader)["side"] != self.side:
-            return f"{leader.capitalize()} is not yours to move."
+            return because("{leader} is not yours to move.", leader=leader.capitalize())
         if self.leaders[leader] not in self.at:
-            return f"{leader.capitalize()} is not on the map."
+            return because("{leader} is not on the map.", leader=leader.capitalize())
         if self.leader_moves.get(leader, 0) >= LEADER_MOVES:
-            return "A leader moves at most twice a turn (8.2.1)."
+            return because("A leader moves at most twice a turn (8.2.1).")
         return None
 
     def _leader_sea_refusal(self, loc: str, trip: list[str]) -> str | None:
         """8.2.1: a leader sails from ``loc`` with a piece that sailed or invaded from
         there this turn (``trip`` = [from, to] of one of this turn's sea moves)."""
         if trip[0] != loc or trip not in self.sea_trips:
-            return "A leader moves by sea only with a piece that sailed or invaded from its box this turn (8.2.1)."
+            return because("A leader moves by sea only with a piece that sailed or invaded from its box this turn "
+                           "(8.2.1).")
         if not self._leader_may_land(trip[1]):
-            return "A leader sailing with a piece lands among enemy units only where friendly pieces are (8.2.1)."
+            return because("A leader sailing with a piece lands among enemy units only where friendly pieces are "
+                           "(8.2.1).")
         return None
 
     def _leader_may_land(self, dest: str) -> bool:
@@ -143,13 +146,13 @@ class LeaderRules(GameCore):
         loc = self.leaders[leader]
         if by == ["sea"]:
             if not isinstance(path, list) or len(path) != 1:
-                return 'A leader at sea names its landing port as "path": [port] (8.2.1).'
+                return because('A leader at sea names its landing port as "path": [port] (8.2.1).')
             return self._leader_sea_refusal(loc, [loc, path[0]])
         if (path, by) in self._leader_paths(loc):
             return None
-        return ("A leader moves like Cavalry, up to two boxes and two moves a turn, never "
-                "jumping or passing an enemy box, and enters one only where friendly "
-                "pieces are (8.2.1).")
+        return because("A leader moves like Cavalry, up to two boxes and two moves a turn, never "
+                       "jumping or passing an enemy box, and enters one only where friendly "
+                       "pieces are (8.2.1).")
 
     def _leader_paths(self, start: str) -> list[tuple[list[str], list[str]]]:
         """Like a cavalry March (two boxes by road/rail, or by river), never through an
@@ -207,19 +210,19 @@ class LeaderRules(GameCore):
         lids = self._leaders_in(b["box"], side)
         given = b.get("bonus", {})
         if sum(given.values()) >= sum(self.leader_value(lid) for lid in lids):
-            return "Your leaders have given all their pluses this round (8.2.2)."
+            return because("Your leaders have given all their pluses this round (8.2.2).")
         if unit not in b["units"][side]:
-            return f"{unit} is not one of your units in this battle."
+            return because("{unit} is not one of your units in this battle.", unit=unit)
         spread = sum(leader_info(lid)["spread"] for lid in lids)
         if unit not in given and len(given) >= spread:
-            return f"Your leaders' pluses go to at most {spread} units (8.2.2)."
+            return because("Your leaders' pluses go to at most {n} units (8.2.2).", n=spread)
         return None
 
     def _why_reinforce_leader(self, leader: Any) -> str | None:
         """The leaders _prepare_legal offers: the firing side's, in adjacent boxes."""
         if leader in self._leader_reinforcements(self._current_battle["firing"]):
             return None
-        return "A leader reinforces a battle from an adjacent box, from the second round (8.2.1)."
+        return because("A leader reinforces a battle from an adjacent box, from the second round (8.2.1).")
 
     def _do_leader_bonus(self, unit: str) -> None:
         bonus = self._current_battle.setdefault("bonus", {})

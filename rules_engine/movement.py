@@ -11,14 +11,15 @@ from typing import Any
 
 from .core import GameCore
 from .data import SIDES, other
+from .errors import because
 from .map import Line, load_map
 from .state import Unit
 
 POTOMAC = "Potomac"
 KENTUCKY_OPENS_TURN = 6          # 4.12: the Union 01/02 1862 Player Turn
 FIRST_1861_TURN = 1
-TWO_MARCHES = "No unit may take part in more than two Marches in a turn (4.0)."
-MUST_STOP = "A unit entering a box containing enemy units must stop there (4.0)."
+TWO_MARCHES = because("No unit may take part in more than two Marches in a turn (4.0).")
+MUST_STOP = because("A unit entering a box containing enemy units must stop there (4.0).")
 
 
 KIND_BITS = {"road": 1, "rail": 2, "river": 4}
@@ -129,30 +130,31 @@ class MovementRules(GameCore):
         if u.m >= 2:
             return TWO_MARCHES
         if u.sea:
-            return "A unit that moved by sea may not move again this segment (4.6)."
+            return because("A unit that moved by sea may not move again this segment (4.6).")
         if u.loc in self.contained:
             if u.side == "confederate":
                 return None                          # A4.0: the containing side may leave
-            return ("Contained Union units must fight and defeat the containing garrison "
-                    "(breakout) before they move out of the port (A4.0).")
+            return because("Contained Union units must fight and defeat the containing garrison "
+                           "(breakout) before they move out of the port (A4.0).")
         if self._enemy_in(u.loc, u.side):
-            return "A unit that entered a box containing enemy units must stop there (4.0)."
+            return because("A unit that entered a box containing enemy units must stop there (4.0).")
         return None
 
     def _entrench_refusal(self, u: Unit) -> str | None:
         """4.3: one March in a Recruitment City, two Marches of one segment elsewhere."""
+        # (A4.0: containing units may)
         if self._enemy_in(u.loc, u.side) and not (u.loc in self.contained and u.side == "confederate"):
-            return "Units may not entrench in a box containing enemy units (4.3)."   # (A4.0: containing units may)
+            return because("Units may not entrench in a box containing enemy units (4.3).")
         if u.ent:
-            return f"{u.id} is already entrenched."
+            return because("{unit} is already entrenched.", unit=u.id)
         if u.m >= 2:
             return TWO_MARCHES
         if u.loc in self._cities:
             return None
         if (u.dig and u.m == 1) or (not u.dig and u.m == 0 and not u.moved):
             return None
-        return ("Outside a Recruitment City entrenching takes two Marches of one "
-                "Movement Segment by units that have not moved (4.3).")
+        return because("Outside a Recruitment City entrenching takes two Marches of one "
+                       "Movement Segment by units that have not moved (4.3).")
 
     def _activatable_boxes(self) -> list[str]:
         """The boxes ``_why_activate`` accepts; asked only while Marches are left, where
@@ -194,7 +196,7 @@ class MovementRules(GameCore):
     def _line_refusal(self, side: str, line: Line) -> str | None:
         if self._line_usable(side, line):
             return None
-        return "Confederate units may never move along the Potomac River (4.2)."
+        return because("Confederate units may never move along the Potomac River (4.2).")
 
     def _may_enter(self, side: str, box: str) -> bool:
         if self.map.boxes[box].color != "neutral":
@@ -206,10 +208,10 @@ class MovementRules(GameCore):
         if self.map.boxes[box].color != "neutral":
             return None
         if "4.11" in self.options and self.turn == FIRST_1861_TURN:
-            return "No unit may enter Kentucky on the first Game Turn (4.11)."
+            return because("No unit may enter Kentucky on the first Game Turn (4.11).")
         if ("4.12" in self.options and side == "union" and self.turn < KENTUCKY_OPENS_TURN
                 and not self.ky_entered):
-            return "Union units may not enter Kentucky before 01/02 1862 unless a Confederate unit has (4.12)."
+            return because("Union units may not enter Kentucky before 01/02 1862 unless a Confederate unit has (4.12).")
         return None
 
     def _friendly_rail(self, side: str, a: str, b: str) -> bool:
@@ -224,13 +226,13 @@ class MovementRules(GameCore):
         if steps <= self._max_steps(u, kinds, all_friendly_rail):
             return None
         if "river" in kinds and len(kinds) > 1:
-            return "No unit may combine river movement with other lines in one March (4.0)."
+            return because("No unit may combine river movement with other lines in one March (4.0).")
         if len(kinds) > 1 and not self._cav_like(u):
-            return "Infantry may not move along two different types of line in one March (4.0)."
+            return because("Infantry may not move along two different types of line in one March (4.0).")
         if kinds == {"rail"} and not all_friendly_rail and not self._cav_like(u):
-            return ("Infantry moves only one box along an unfriendly railroad; a friendly "
-                    "railroad joins two boxes you control (4.0).")
-        return "That is farther than the unit may move in one March (Movement Chart, 4.0)."
+            return because("Infantry moves only one box along an unfriendly railroad; a friendly "
+                           "railroad joins two boxes you control (4.0).")
+        return because("That is farther than the unit may move in one March (Movement Chart, 4.0).")
 
     def _max_steps(self, u: Unit, kinds: AbstractSet[str], all_friendly_rail: bool) -> int:
         """Movement Chart: how many boxes one March may cover along these kinds."""
@@ -307,24 +309,24 @@ class MovementRules(GameCore):
         if len(lines) != 2:
             return MUST_STOP
         if self._enemy_in(to, u.side):
-            return "A Jump Move may not end in a box containing enemy units (4.4)."
+            return because("A Jump Move may not end in a box containing enemy units (4.4).")
         if u.jumped:
-            return "A unit may make only one Jump Move per Movement Segment (4.4)."
+            return because("A unit may make only one Jump Move per Movement Segment (4.4).")
         kinds = {ln.kind for ln in lines}
         if kinds == {"river"}:
             if u.side != "union":
-                return "The Confederacy may not make river Jump Moves (4.5)."
+                return because("The Confederacy may not make river Jump Moves (4.5).")
             if not (lines[0].is_downriver_from(u.loc) and lines[1].is_downriver_from(over)):
-                return "River Jump Moves go only down a river (4.5)."
+                return because("River Jump Moves go only down a river (4.5).")
             return None
         if not u.is_cav:
-            return ("A unit entering a box containing enemy units must stop there (4.0); "
-                    "only Cavalry may jump through one (4.4).")
+            return because("A unit entering a box containing enemy units must stop there (4.0); "
+                           "only Cavalry may jump through one (4.4).")
         if "river" in kinds:
-            return "Cavalry may not Jump Move by river (4.4)."
+            return because("Cavalry may not Jump Move by river (4.4).")
         units = self.units
         if any(units[x].side != u.side and units[x].is_cav for x in self.at[over]):
-            return "Cavalry may not jump through a box holding enemy Cavalry (4.4)."
+            return because("Cavalry may not jump through a box holding enemy Cavalry (4.4).")
         return None
 
     def _sea_actions(self) -> list[dict[str, Any]]:
@@ -371,41 +373,42 @@ class MovementRules(GameCore):
         """Why this Union unit may not sail (4.6) or invade (4.7) now, wherever to."""
         rule = "4.7" if invasion else "4.6"
         if self._sails_from_containment(u):
-            return ("Contained Union units must fight and defeat the containing garrison "
-                    "(breakout) before they leave the port (A4.0).")
+            return because("Contained Union units must fight and defeat the containing garrison "
+                           "(breakout) before they leave the port (A4.0).")
         if u.moved or u.m:
-            return f"A unit moving by sea must not have moved or marched this segment ({rule})."
+            return because("A unit moving by sea must not have moved or marched this segment ({rule}).", rule=rule)
         if invasion:
             if not self.invasion:
-                return "Naval Invasions need a roll of 6 for Marches this turn (4.7)."
+                return because("Naval Invasions need a roll of 6 for Marches this turn (4.7).")
             if u.loc != "washington":
-                return "Invading units must start the Movement Segment in Washington (4.7)."
+                return because("Invading units must start the Movement Segment in Washington (4.7).")
             return None
         if not self.map.boxes[u.loc].port:
-            return "The unit must start the Movement Segment in a Port box (4.6)."
+            return because("The unit must start the Movement Segment in a Port box (4.6).")
         if "4.11" in self.options and self.turn == FIRST_1861_TURN:
-            return "No Union Sea Movement on the first Game Turn (4.11)."
+            return because("No Union Sea Movement on the first Game Turn (4.11).")
         return None
 
     def _sea_dest_refusal(self, frm: str, to: Any, invasion: bool) -> str | None:
         """Why Union units may not sail (4.6) or invade (4.7) from ``frm`` to ``to``."""
         if not invasion and to == frm:
-            return "Sea Movement goes to another port (4.6)."
+            return because("Sea Movement goes to another port (4.6).")
         return self._sea_goal_refusal(to, invasion)
 
     def _sea_goal_refusal(self, to: Any, invasion: bool) -> str | None:
         """Why no Union unit may sail (4.6) or invade (4.7) to ``to`` now, from anywhere."""
         if not self._is_port(to):
-            return f"Units move by sea only to Port boxes ({'4.7' if invasion else '4.6'})."
+            return because("Units move by sea only to Port boxes ({rule}).", rule="4.7" if invasion else "4.6")
         if invasion:
             if self.controller(to) != "confederate":
-                return "Naval Invasions go only to Confederate-controlled ports (4.7)."
+                return because("Naval Invasions go only to Confederate-controlled ports (4.7).")
             if ("4.71" in self.options and to in ("yorktown", "norfolk")
                     and self.controller("fort_monroe") == "confederate"):
-                return "While the Confederates control Fort Monroe there is no invasion of Yorktown or Norfolk (4.71)."
+                return because("While the Confederates control Fort Monroe there is no invasion of Yorktown or "
+                               "Norfolk (4.71).")
             return None
         if self.controller(to) != "union":
-            return "Sea Movement goes only to a Union-controlled port (4.6)."
+            return because("Sea Movement goes only to a Union-controlled port (4.6).")
         return None
 
     def _is_port(self, box: Any) -> bool:
@@ -525,15 +528,15 @@ class MovementRules(GameCore):
     # the legal-action lists above are built from the same checks.
     def _why_activate(self, box: Any) -> str | None:
         if not isinstance(box, str) or box not in self.map.boxes:
-            return f"There is no box {box!r}."
+            return because("There is no box {box}.", box=repr(box))
         if self.marches <= 0:
-            return "You have no Marches left (4.0)."
+            return because("You have no Marches left (4.0).")
         if not self._has(box, self.side):
-            return f"{self.map.boxes[box].name} holds none of your units (4.0)."
+            return because("{box} holds none of your units (4.0).", box=self.map.boxes[box].name)
         if not self._box_can_march(box):
-            return (f"No unit in {self.map.boxes[box].name} can move or entrench: each unit "
-                    "takes part in at most two Marches a turn and units that entered an "
-                    "enemy-occupied box must stop there (4.0).")
+            return because("No unit in {box} can move or entrench: each unit takes part in at most two Marches "
+                           "a turn and units that entered an enemy-occupied box must stop there (4.0).",
+                           box=self.map.boxes[box].name)
         return None
 
     def _why_entrench(self, unit: Any) -> str | None:
@@ -541,11 +544,11 @@ class MovementRules(GameCore):
         if isinstance(u, str):
             return u
         if self._entrenched_this_march(u):
-            return ("Outside a Recruitment City entrenching takes two Marches: the unit "
-                    "used this one; activate its box again for the second (4.3)."
-                    if u.dig else f"{unit} is already entrenched.")
+            return (because("Outside a Recruitment City entrenching takes two Marches: the unit "
+                    "used this one; activate its box again for the second (4.3).")
+                    if u.dig else because("{unit} is already entrenched.", unit=unit))
         if self.active != u.loc or unit not in self.march_units:
-            return "Entrenching takes a March: activate the unit's box first (4.3)."
+            return because("Entrenching takes a March: activate the unit's box first (4.3).")
         return self._entrench_refusal(u)
 
     def _why_sea_move(self, unit: Any, to: Any) -> str | None:
@@ -557,9 +560,9 @@ class MovementRules(GameCore):
     def _why_sea(self, unit: Any, to: Any, invasion: bool) -> str | None:
         if self.side != "union" and not (self.intervention and not invasion):
             rule = "4.7" if invasion else "4.6"
-            return f"Only the Union moves by sea ({rule}), until foreign intervention (A8.4)."
+            return because("Only the Union moves by sea ({rule}), until foreign intervention (A8.4).", rule=rule)
         if self.marches <= 0:
-            return "You have no Marches left (4.0)."
+            return because("You have no Marches left (4.0).")
         if self.side == "confederate":
             return self._foreign_sea_refusal(unit, to)
         u = self._own_unit(unit)
@@ -572,15 +575,15 @@ class MovementRules(GameCore):
         if isinstance(u, str):
             return u
         if self._entrenched_this_march(u):
-            return f"{unit} entrenched in this March, which it uses instead of moving (4.3)."
+            return because("{unit} entrenched in this March, which it uses instead of moving (4.3).", unit=unit)
         if self.active is None or u.loc != self.active or unit not in self.march_units:
-            return "Only units that were in the activated box may move in this March (4.0)."
+            return because("Only units that were in the activated box may move in this March (4.0).")
         refusal = self._move_refusal(u)
         if refusal:
             return refusal
         if (not isinstance(path, list) or not isinstance(by, list) or not path
                 or len(path) != len(by) or not all(isinstance(x, str) for x in path + by)):
-            return 'A move names "path" (boxes) and "by" (one line kind per step).'
+            return because('A move names "path" (boxes) and "by" (one line kind per step).')
         return self._why_path(u, path, by)
 
     def _why_path(self, u: Unit, path: list[str], by: list[str]) -> str | None:
@@ -591,13 +594,13 @@ class MovementRules(GameCore):
         for a, b, kind in zip(boxes, boxes[1:], by, strict=False):
             line = self.map.line_between(a, b, kind) if b in self.map.boxes else None
             if line is None:
-                return f"No {kind} line joins {a} and {b}."
+                return because("No {kind} line joins {a} and {b}.", kind=kind, a=a, b=b)
             refusal = self._line_refusal(side, line) or self._entry_refusal(side, b)
             if refusal:
                 return refusal
             lines.append(line)
         if len(set(boxes)) != len(boxes):
-            return "A move may not pass the same box twice."
+            return because("A move may not pass the same box twice.")
         friendly = all(self._friendly_rail(side, a, b) for a, b, k in zip(boxes, boxes[1:], by, strict=False)
                        if k == "rail")
         kinds = set(by)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .data import options_table
+from .errors import Word, because
 from .map import CURRENT_DATA_VERSION, load_scenario
 
 # Options the engine plays today. Choosing any other known option is refused
@@ -20,28 +21,31 @@ SUDDEN_DEATH_CHECKED_SINCE = 2
 
 def validate_options(options: Any, scenario: str, engine: int = CURRENT_DATA_VERSION) -> list[str]:
     if isinstance(options, (str, bytes)) or not hasattr(options, "__iter__"):
-        raise ValueError("options must be a list of option ids, e.g. [\"4.8\", \"7.5\"]")
+        raise ValueError(because("options must be a list of option ids, e.g. [\"4.8\", \"7.5\"]"))
     table = options_table()
     chosen = []
     for oid in options:
         oid = str(oid)
         if oid not in table:
-            raise ValueError(f"unknown option {oid!r}; known: {', '.join(sorted(table))}")
+            raise ValueError(because("unknown option {option}; known: {known}", option=repr(oid),
+                                     known=", ".join(sorted(table))))
         if oid not in IMPLEMENTED:
-            raise ValueError(f"option {oid} ({table[oid]['title']}) is not available yet")
+            raise ValueError(because("option {option} ({title}) is not available yet", option=oid,
+                                     title=Word(table[oid]["title"])))
         chosen.append(oid)
     if len(set(chosen)) != len(chosen):
-        raise ValueError("an option is listed twice")
+        raise ValueError(because("an option is listed twice"))
     endings = [o for o in chosen if o in MARCH_ENDING_YEAR]
     if len(endings) > 1:
-        raise ValueError("choose at most one 03 (March) ending (11.3)")
+        raise ValueError(because("choose at most one 03 (March) ending (11.3)"))
     start = load_scenario(scenario, engine)["start"]
     for o in endings:
         if MARCH_ENDING_YEAR[o] < start["year"] or (MARCH_ENDING_YEAR[o] == start["year"] and
                                                     start["month"] > 3):
-            raise ValueError(f"the {scenario} scenario starts after 03/{MARCH_ENDING_YEAR[o]} (11.3)")
+            raise ValueError(because("the {scenario} scenario starts after 03/{year} (11.3)", scenario=scenario,
+                                     year=MARCH_ENDING_YEAR[o]))
     if endings and scenario == "1861-short":
-        raise ValueError("the 1861 Short Game has its own ending (11.1)")
+        raise ValueError(because("the 1861 Short Game has its own ending (11.1)"))
     if SUDDEN_DEATH in chosen and engine >= SUDDEN_DEATH_CHECKED_SINCE:
         reason = sudden_death_refusal(scenario, endings)
         if reason:
@@ -53,11 +57,11 @@ def sudden_death_refusal(scenario: str, endings: list[str]) -> str | None:
     """11.3: sudden death is checked only when a game is played to the Campaign Game
     ending (06/1865, ruling R42); None when the combination is allowed."""
     if scenario == "1861-short":
-        return ("sudden death (11.3) needs the Campaign Game ending (06/1865): "
-                "the 1861 Short Game ends in 06/1862 with its own victory condition (11.1)")
+        return because("sudden death (11.3) needs the Campaign Game ending (06/1865): "
+                       "the 1861 Short Game ends in 06/1862 with its own victory condition (11.1)")
     if endings:
-        return (f"sudden death (11.3) needs the Campaign Game ending (06/1865): it cannot be "
-                f"combined with the {endings[0].split(':')[1]} March ending ({endings[0]})")
+        return because("sudden death (11.3) needs the Campaign Game ending (06/1865): it cannot be combined "
+                       "with the {year} March ending ({option})", year=endings[0].split(":")[1], option=endings[0])
     return None
 
 
@@ -90,5 +94,11 @@ def option_refusals(scenario: str, chosen: list[str]) -> dict[str, str]:
         try:
             validate_options(others + [oid], scenario)
         except ValueError as exc:
-            out[oid] = str(exc)
+            out[oid] = _reason(exc)
     return out
+
+
+def _reason(exc: ValueError) -> str:
+    """The refusal as raised: a Reason keeps its template and values for a translation."""
+    reason = exc.args[0] if exc.args else None
+    return reason if isinstance(reason, str) else str(exc)

@@ -8,6 +8,7 @@ from typing import Any
 from . import calendar
 from .core import GameCore
 from .data import other, pieces, unit_type
+from .errors import Word, because
 from .state import Unit
 
 # 11.3: Army Maximum difference (Union minus Confederate) at the end of 03 (March):
@@ -280,16 +281,17 @@ class TurnRules(GameCore):
     def _promotion_refusal(self, u: Unit, in_battle: bool) -> str | None:
         """6.0: one step up, same kind, a piece of that type in stock, once a turn."""
         if u.prom:
-            return "No unit can receive two promotions in one Player Turn (6.0)."
+            return because("No unit can receive two promotions in one Player Turn (6.0).")
         nxt = pieces()["promotes_to"].get(u.type)
         if nxt is None:
-            return "Crack units cannot be promoted further (6.0)."
+            return because("Crack units cannot be promoted further (6.0).")
         if u.foreign:
-            return "Foreign intervention units are never promoted (A8.4)."
+            return because("Foreign intervention units are never promoted (A8.4).")
         if "6.1" in self.options and nxt[0] == "C" and not in_battle:
-            return "Veterans become Crack only as victorious survivors of a battle (6.1)."
+            return because("Veterans become Crack only as victorious survivors of a battle (6.1).")
         if self._pick_off_map(u.side, nxt, "stock") is None:
-            return f"All {unit_type(nxt)['name']} pieces are in play: the counter mix is the limit (11.6)."
+            return because("All {unit_type} pieces are in play: the counter mix is the limit (11.6).",
+                           unit_type=Word(unit_type(nxt)["name"]))
         return None
 
     def _segment_promotable(self) -> list[str]:
@@ -376,13 +378,13 @@ class TurnRules(GameCore):
     def _recruit_type_refusal(self, unit_type: Any) -> str | None:
         side = self.side
         if unit_type not in ("MI", "MC"):
-            return "Only Militia units are recruited (7.0)."
+            return because("Only Militia units are recruited (7.0).")
         if self._current_recruit["points"] <= 0:
-            return "You have no Recruitment Points left (7.0)."
+            return because("You have no Recruitment Points left (7.0).")
         if not self._pick_off_map(side, unit_type, "pool"):
-            return f"No {unit_type} is in your Recruitment Pool (7.0)."
+            return because("No {unit_type} is in your Recruitment Pool (7.0).", unit_type=unit_type)
         if self.units_on_map(side) >= self.army_limit(side):
-            return f"You are at your Army Maximum Size of {self.army_limit(side)} units (7.1)."
+            return because("You are at your Army Maximum Size of {n} units (7.1).", n=self.army_limit(side))
         return None
 
     def _recruit_cities(self) -> Iterator[str]:
@@ -393,17 +395,19 @@ class TurnRules(GameCore):
     def _recruit_city_refusal(self, box: Any) -> str | None:
         side = self.side
         if not isinstance(box, str) or box not in self.map.boxes:
-            return f"There is no box {box!r}."
+            return because("There is no box {box}.", box=repr(box))
         city = self.map.boxes[box]
         if not city.shields.get(side):
-            return f"{city.name} has no {side.capitalize()} recruitment shield (7.0)."
+            return because("{box} has no {side} recruitment shield (7.0).", box=city.name, side=Word(side.capitalize()))
         if self.controller(box) != side:
-            return f"You do not control {city.name} (7.0, 8.0)."
+            return because("You do not control {box} (7.0, 8.0).", box=city.name)
         capacity = self._city_capacity(box)
         if self._current_recruit["used"].get(box, 0) >= capacity:
-            under = " under 7.5" if capacity > 1 else ""
-            return (f"Only {'one unit' if capacity == 1 else 'two units'} may be recruited in "
-                    f"{city.name} per Recruitment Segment{under} (7.0).")
+            if capacity == 1:
+                return because("Only one unit may be recruited in {box} per Recruitment Segment (7.0).",
+                               box=city.name)
+            return because("Only two units may be recruited in {box} per Recruitment Segment under 7.5 (7.0).",
+                           box=city.name)
         return None
 
     def _can_recruit(self) -> bool:
@@ -431,18 +435,18 @@ class TurnRules(GameCore):
 
     def _refit_refusal(self, u: Unit) -> str | None:
         if not u.red:
-            return f"{u.id} is not reduced: only reduced units refit (5.71)."
+            return because("{unit} is not reduced: only reduced units refit (5.71).", unit=u.id)
         if self.phase == "movement" and u.m >= 2:
-            return "No unit may take part in more than two Marches in a turn (4.0)."
+            return because("No unit may take part in more than two Marches in a turn (4.0).")
         return None
 
     def _why_refit(self, unit: Any) -> str | None:
         if "5.71" not in self.options:
-            return "Reduced units recover at the end of the Combat Segment; refitting is optional rule 5.71."
+            return because("Reduced units recover at the end of the Combat Segment; refitting is optional rule 5.71.")
         if self.phase == "movement" and self.marches <= 0:
-            return "You have no Marches left (4.0)."
+            return because("You have no Marches left (4.0).")
         if self.phase != "movement" and self._current_recruit["points"] <= 0:
-            return "You have no Recruitment Points left (7.0)."
+            return because("You have no Recruitment Points left (7.0).")
         u = self._own_unit(unit)
         return u if isinstance(u, str) else self._refit_refusal(u)
 
@@ -478,18 +482,18 @@ class TurnRules(GameCore):
     def _why_promote(self, unit: Any) -> str | None:
         u = self.units.get(unit) if isinstance(unit, str) else None
         if u is None:
-            return f"There is no unit {unit!r}."
+            return because("There is no unit {unit}.", unit=repr(unit))
         b = self.battle
         if b is not None:         # the winner's units as the battle lists them (6.0)
             if unit not in b["units"].get(b["winner"] or "", []):
-                return "Only a surviving unit of the winning side that took part may be promoted (6.0)."
+                return because("Only a surviving unit of the winning side that took part may be promoted (6.0).")
             if self._beat_only_a_garrison():
-                return "Beating a coastal defence garrison alone earns no promotion (A5.0)."
+                return because("Beating a coastal defence garrison alone earns no promotion (A5.0).")
             return self._promotion_refusal(u, in_battle=True)
         if self.promotions <= 0:
-            return "No promotion is left in this Promotion Segment (6.0)."
+            return because("No promotion is left in this Promotion Segment (6.0).")
         if u.loc not in self.at:
-            return f"{unit} is not a unit on the map."
+            return because("{unit} is not a unit on the map.", unit=unit)
         if u.side != self.side:
-            return f"{unit} is not yours to promote."
+            return because("{unit} is not yours to promote.", unit=unit)
         return self._promotion_refusal(u, in_battle=False)

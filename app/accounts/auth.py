@@ -12,6 +12,7 @@ from ..core.clock import iso
 from ..core.errors import ApiError
 from ..guard.emails import checked_email
 from ..guard.names import username_key, username_problem
+from ..i18n import N_
 from ..models import AuthToken, User, utcnow
 from ..store.db import Database
 from . import security
@@ -34,23 +35,23 @@ class Accounts:
         self.session_days = session_days
 
     def register(self, username: str, password: str, email: str | None) -> User:
-        problem = username_problem(username) if isinstance(username, str) else "a username is text"
+        problem = username_problem(username) if isinstance(username, str) else N_("a username is text")
         if problem:
             raise ApiError(422, problem, "invalid_username")
         if not isinstance(password, str) or len(password) < 8 or len(password) > 200:
-            raise ApiError(422, "a password is 8 to 200 characters", "invalid_password")
+            raise ApiError(422, N_("a password is 8 to 200 characters"), "invalid_password")
         if email is not None:
             email = checked_email(email)
         user = User(username=username, username_key=username_key(username), email=email,
                     password_hash=security.hash_password(password), created_at=utcnow())
         with self.db.write_session() as s:
             if s.execute(select(User.id).where(User.username_key == username_key(username))).first():
-                raise ApiError(409, "that username is taken", "username_taken")
+                raise ApiError(409, N_("that username is taken"), "username_taken")
             s.add(user)
             try:
                 s.commit()
             except IntegrityError:
-                raise ApiError(409, "that username is taken", "username_taken") from None
+                raise ApiError(409, N_("that username is taken"), "username_taken") from None
         return user
 
     def check_password(self, username: str, password: str) -> User:
@@ -58,12 +59,12 @@ class Accounts:
             user = s.execute(select(User).where(User.username_key == username_key(str(username))))\
                 .scalar_one_or_none()
         if not security.verify_password(user.password_hash if user else None, str(password)) or user is None:
-            raise ApiError(401, "wrong username or password", "bad_credentials")
+            raise ApiError(401, N_("wrong username or password"), "bad_credentials")
         return user
 
     def issue(self, user: User, kind: str, name: str | None = None, scope: str | None = None) -> str:
         if scope == "bot" and user.kind != "bot":
-            raise ApiError(403, "only bot accounts get bot tokens: make this account a bot first", "not_a_bot")
+            raise ApiError(403, N_("only bot accounts get bot tokens: make this account a bot first"), "not_a_bot")
         token = security.new_token()
         expires = utcnow() + timedelta(days=self.session_days) if kind == "session" else None
         with self.db.write_session() as s:
@@ -111,7 +112,7 @@ class Accounts:
             res = s.execute(update(AuthToken).where(AuthToken.id == token_id, AuthToken.user_id == user.id,
                                                     AuthToken.revoked_at.is_(None)).values(revoked_at=utcnow()))
             if res.rowcount != 1:
-                raise ApiError(404, "no such token", "not_found")
+                raise ApiError(404, N_("no such token"), "not_found")
             s.commit()
 
     def csrf_for(self, session_token: str) -> str:
@@ -126,10 +127,10 @@ class Accounts:
         if header:
             scheme, _, token = header.partition(" ")
             if scheme.lower() != "bearer" or not token.strip():
-                raise ApiError(401, "use 'Authorization: Bearer <token>'", "bad_authorization")
+                raise ApiError(401, N_("use 'Authorization: Bearer <token>'"), "bad_authorization")
             found = self.token_owner(token.strip())
             if found is None:
-                raise ApiError(401, "that token is not valid (logged out, revoked or expired)", "bad_token")
+                raise ApiError(401, N_("that token is not valid (logged out, revoked or expired)"), "bad_token")
             auth = Auth(found[0], "bearer", scope=found[1])
         else:
             cookie = request.cookies.get(security.SESSION_COOKIE)
@@ -151,7 +152,7 @@ def _csrf_check(request: Request, auth: Auth, form_token: str | None = None) -> 
     if auth.via == "cookie" and request.method in UNSAFE_METHODS:
         presented = request.headers.get(security.CSRF_HEADER) or form_token
         if not security.csrf_ok(get_accounts(request).secret_key, auth.session_token or "", presented):
-            raise ApiError(403, "missing or wrong CSRF token: send the X-CSRF-Token header (the hd_csrf cookie)",
+            raise ApiError(403, N_("missing or wrong CSRF token: send the X-CSRF-Token header (the hd_csrf cookie)"),
                            "csrf")
 
 
@@ -167,6 +168,6 @@ def current_user(request: Request) -> User:
     """The logged-in user; cookie-authenticated state changes must carry the CSRF token."""
     auth = get_accounts(request).from_request(request)
     if auth.user is None:
-        raise ApiError(401, "log in first (session cookie or 'Authorization: Bearer <token>')", "login_required")
+        raise ApiError(401, N_("log in first (session cookie or 'Authorization: Bearer <token>')"), "login_required")
     _csrf_check(request, auth)
     return auth.user

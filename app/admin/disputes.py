@@ -25,6 +25,7 @@ from ..accounts.auth import current_user
 from ..core.clock import iso
 from ..core.errors import ApiError, not_found
 from ..games.service import GameService
+from ..i18n import N_
 from ..models import DISPUTE_MAX_TEXT, AdminAction, Dispute, User, table, utcnow
 from ..notices.outbox import Notices, NoticeText
 from ..notices.words import decisions as said
@@ -47,7 +48,7 @@ def admin_user(request: Request) -> User:
     """The logged-in user if an administrator; everyone else is refused."""
     user = current_user(request)
     if not user.is_admin:
-        raise ApiError(403, "administrators only", "admin_only")
+        raise ApiError(403, N_("administrators only"), "admin_only")
     return user
 
 
@@ -62,7 +63,7 @@ def audit(conn, admin: User | None, action: str, reason: str, game_id: str | Non
 def _reason(text: str | None) -> str:
     text = (text or "").strip()
     if len(text) < 3:
-        raise ApiError(422, "an administrator's decision needs a written reason", "reason_required")
+        raise ApiError(422, N_("an administrator's decision needs a written reason"), "reason_required")
     return text[:MAX_TEXT]
 
 
@@ -102,7 +103,7 @@ def _check_dispute(svc: GameService, gid: str, dispute_id: int | None) -> None:
     with svc.db.read() as s:
         row = s.execute(select(T_DISPUTES).where(T_DISPUTES.c.id == dispute_id)).first()
     if row is None or row.game_id != gid:
-        raise ApiError(404, "no such dispute on this game", "not_found")
+        raise ApiError(404, N_("no such dispute on this game"), "not_found")
 
 
 def rewind(svc: GameService, notices: Notices, admin: User, gid: str, back_to: int, reason: str,
@@ -113,19 +114,20 @@ def rewind(svc: GameService, notices: Notices, admin: User, gid: str, back_to: i
 
     def fn(s, game):
         if game.status != "active":
-            raise ApiError(409, "only a game in play can be rewound (its seed is revealed once it ends); "
-                                "adjudicate or annul a finished game", "game_over")
+            raise ApiError(409, N_("only a game in play can be rewound (its seed is revealed once it ends); "
+                                   "adjudicate or annul a finished game"), "game_over")
         evs = store.stored_events(s, gid)
         start = next((e["seq"] for e in evs if e["source"] == "server" and e["type"] == "start"), None)
         if not isinstance(back_to, int) or start is None or not (start <= back_to < game.seq):
-            raise ApiError(422, f"seq must be from {start} (the start) to {game.seq - 1}", "invalid_request")
+            raise ApiError(422, N_("seq must be from {start} (the start) to {last}"), "invalid_request",
+                           {"start": start, "last": game.seq - 1})
         if back_to not in rest_points(evs):
-            raise ApiError(422, f"seq {back_to} is inside a decision: choose the last seq of a decision",
-                           "invalid_request")
+            raise ApiError(422, N_("seq {seq} is inside a decision: choose the last seq of a decision"),
+                           "invalid_request", {"seq": back_to})
         now_f, at_f = fold(evs), fold(evs, upto=back_to)
         if [q for q in now_f.effective_seqs if q <= back_to] != at_f.effective_seqs:
-            raise ApiError(409, f"the state at seq {back_to} was itself taken back later; choose another seq",
-                           "invalid_request")
+            raise ApiError(409, N_("the state at seq {seq} was itself taken back later; choose another seq"),
+                           "invalid_request", {"seq": back_to})
         full = load_game(s, gid)
         if full is None:
             raise not_found()
@@ -156,11 +158,12 @@ def _finish(svc: GameService, admin: User, gid: str, kind: str, result: dict, re
 
     def fn(s, game):
         if game.status not in allowed:
-            raise ApiError(409, f"a game that is {game.status} cannot be given a result", "game_over")
+            raise ApiError(409, N_("a game that is {status} cannot be given a result"), "game_over",
+                           {"status": game.status})
         if (game.result or {}).get("annulled"):
             if kind == "annul":
-                raise ApiError(409, "this game is already annulled", "already_annulled")
-            raise ApiError(409, "this game was annulled: it has no result to change", "game_over")
+                raise ApiError(409, N_("this game is already annulled"), "already_annulled")
+            raise ApiError(409, N_("this game was annulled: it has no result to change"), "game_over")
         entry = svc.state(s, game) if game.status != "open" else None
         payload = {"result": result, "reason": reason, "by": admin.username, "dispute_id": dispute_id,
                    "previous_status": game.status, "previous_result": game.result}
@@ -179,7 +182,7 @@ def adjudicate(svc: GameService, notices: Notices, admin: User, gid: str, winner
                dispute_id: int | None = None) -> dict:
     reason = _reason(reason)
     if winner not in ("union", "confederate", None):
-        raise ApiError(422, "winner must be union, confederate or null (a draw)", "invalid_request")
+        raise ApiError(422, N_("winner must be union, confederate or null (a draw)"), "invalid_request")
     result = {"winner": winner, "reason": f"adjudicated by an administrator: {reason}", "adjudicated": True}
     # only a game in play: a result once given (by play or by a decision) is changed only by annulling it
     res = _finish(svc, admin, gid, "adjudicate", result, reason, dispute_id, ("active",))
@@ -236,14 +239,15 @@ def open_dispute(game_id: str, body: DisputeIn, request: Request, user: User = D
         if game is None:
             raise not_found()
         if user.id not in _players(game):
-            raise ApiError(403, "only the players of a game open disputes about it", "not_a_player")
+            raise ApiError(403, N_("only the players of a game open disputes about it"), "not_a_player")
         if body.seq > game.seq:
-            raise ApiError(422, f"there is no seq {body.seq} (the game is at {game.seq})", "invalid_request")
+            raise ApiError(422, N_("there is no seq {seq} (the game is at {at})"), "invalid_request",
+                           {"seq": body.seq, "at": game.seq})
         c = T_DISPUTES.c
         n_open = len(s.execute(select(c.id).where(c.game_id == game_id, c.user_id == user.id,
                                                   c.status == "open")).all())
         if n_open >= 5:
-            raise ApiError(409, "you already have 5 open disputes on this game", "too_many_disputes")
+            raise ApiError(409, N_("you already have {n} open disputes on this game"), "too_many_disputes", {"n": 5})
         text = body.text.strip()
         now = utcnow()
         res = s.execute(insert(T_DISPUTES).values(game_id=game_id, user_id=user.id, username=user.username,
@@ -265,7 +269,7 @@ def game_disputes(game_id: str, request: Request, user: User = Depends(current_u
         if game is None:
             raise not_found()
         if user.id not in _players(game) and not user.is_admin:
-            raise ApiError(403, "a game's disputes are for its players and the administrators", "not_a_player")
+            raise ApiError(403, N_("a game's disputes are for its players and the administrators"), "not_a_player")
         rows = s.execute(select(T_DISPUTES).where(T_DISPUTES.c.game_id == game_id)
                          .order_by(T_DISPUTES.c.id)).all()
     return {"game_id": game_id, "disputes": [_dispute_out(r) for r in rows]}
@@ -315,7 +319,7 @@ def admin_dismiss(dispute_id: int, body: DecisionIn, request: Request, admin: Us
         if row is None:
             raise not_found("dispute")
         if row.status != "open":
-            raise ApiError(409, f"this dispute is already {row.status}", "dispute_closed")
+            raise ApiError(409, N_("this dispute is already {status}"), "dispute_closed", {"status": row.status})
         s.execute(update(T_DISPUTES).where(T_DISPUTES.c.id == dispute_id)
                   .values(status="dismissed", resolved_at=utcnow(), resolved_by=admin.id, decision="dismiss",
                           resolution=reason))

@@ -44,6 +44,7 @@ from ..core.errors import ApiError, not_found
 from ..games.records import state_delta
 from ..games.service import GameService
 from ..http.pages import client_map, render
+from ..i18n import N_
 from ..models import User, table, utcnow
 from ..store.events import T_GAMES, load_game, stored_events
 
@@ -70,8 +71,8 @@ def _load(request: Request, gid: str) -> tuple[Any, list[dict], dict]:
         if game is None:
             raise not_found()
         if not may_replay(game, user):
-            raise ApiError(403, "a game in play is replayed only by its players (and administrators); "
-                                "everyone may replay it once it is over", "replay_forbidden")
+            raise ApiError(403, N_("a game in play is replayed only by its players (and administrators); "
+                                   "everyone may replay it once it is over"), "replay_forbidden")
         evs = stored_events(s, gid)
         names = dict(s.execute(select(T_USERS.c.id, T_USERS.c.username).where(
             T_USERS.c.id.in_([u for u in (game.union_user_id, game.confederate_user_id) if u]))).all())
@@ -194,15 +195,15 @@ async def replay_file(request: Request):
     """Check an exported game and return its replay bundle. No account; nothing stored."""
     raw = await request.body()
     if len(raw) > MAX_FILE:
-        raise ApiError(413, "that file is too large", "too_large")
+        raise ApiError(413, N_("that file is too large"), "too_large")
     try:
         rec = json.loads(raw)
         header, evs, gid = rec["header"], rec["events"], rec.get("game_id", "")
         if not isinstance(evs, list) or not evs or "seq" not in evs[0]:
             raise ValueError
     except (ValueError, KeyError, TypeError):
-        raise ApiError(422, "this is not a game exported by this site (GET /api/games/{id}/export)",
-                       "invalid_request") from None
+        raise ApiError(422, N_("this is not a game exported by this site ({export})"), "invalid_request",
+                       {"export": "GET /api/games/{id}/export"}) from None
 
     def work():
         try:
@@ -212,7 +213,8 @@ async def replay_file(request: Request):
         try:
             body = build_bundle(gid, header, evs)
         except Exception as exc:  # noqa: BLE001
-            raise ApiError(422, f"the file cannot be replayed: {exc}", "invalid_request") from None
+            raise ApiError(422, N_("the file cannot be replayed: {reason}"), "invalid_request",
+                           {"reason": exc}) from None
         info = {"id": gid, "scenario": rec.get("scenario", header.get("scenario")), "options": header.get("options"),
                 "status": rec.get("status"), "result": rec.get("result"), "seats": rec.get("seats") or {},
                 "header": header, "seed_commitment": header.get("seed_commitment"), "seed": rec.get("seed"),

@@ -11,9 +11,10 @@ from sqlalchemy.engine import Connection
 import rules_engine
 
 from ..core.clock import iso
-from ..core.errors import ApiError
+from ..core.errors import ApiError, engine_refusal
 from ..games.service import GameService
 from ..guard.names import username_key
+from ..i18n import N_
 from ..models import Challenge, User, table, utcnow
 
 T_CHALLENGES, T_USERS = table(Challenge), table(User)
@@ -22,7 +23,7 @@ T_CHALLENGES, T_USERS = table(Challenge), table(User)
 def find_user(s: Connection, username: str) -> Any:
     row = s.execute(select(T_USERS).where(T_USERS.c.username_key == username_key(username[:64]))).first()
     if row is None:
-        raise ApiError(404, f"there is no player called {username[:64]!r}", "not_found")
+        raise ApiError(404, N_("there is no player called {name}"), "not_found", {"name": repr(username[:64])})
     return row
 
 
@@ -46,13 +47,13 @@ class Challenges:
         try:  # refuse a game that could never start now, not when it is accepted
             rules_engine.new_game(scenario=scenario, options=list(options), seed="check")
         except ValueError as exc:
-            raise ApiError(422, str(exc), "invalid_request") from None
+            raise engine_refusal(exc.args[0] if exc.args else exc) from None
         with self.db.write() as s:
             target = find_user(s, username)
             if target.id == user.id:
-                raise ApiError(422, "you cannot challenge yourself", "invalid_request")
+                raise ApiError(422, N_("you cannot challenge yourself"), "invalid_request")
             if target.kind == "computer":
-                raise ApiError(422, "to play the computer, create a game with an opponent", "invalid_request")
+                raise ApiError(422, N_("to play the computer, create a game with an opponent"), "invalid_request")
             cid = s.execute(insert(T_CHALLENGES).values(
                 challenger_id=user.id, target_id=target.id, scenario=scenario, options=list(options), side=side,
                 mode=mode, rated=bool(rated), status="open", reason=None, game_id=None,
@@ -64,7 +65,7 @@ class Challenges:
     def _row(s: Connection, cid: int) -> Any:
         row = s.execute(select(T_CHALLENGES).where(T_CHALLENGES.c.id == cid)).first()
         if row is None:
-            raise ApiError(404, "there is no such challenge", "not_found")
+            raise ApiError(404, N_("there is no such challenge"), "not_found")
         return row
 
     def _decide(self, cid: int, user: User, who: str, status: str, reason: str | None = None) -> Any:
@@ -73,12 +74,13 @@ class Challenges:
         with self.db.write() as s:
             row = self._row(s, cid)
             if getattr(row, f"{who}_id") != user.id:
-                raise ApiError(403, f"only the {'challenged player' if who == 'target' else 'challenger'} may do "
-                                    "that", "not_yours")
+                raise ApiError(403, N_("only the challenged player may do that") if who == "target"
+                               else N_("only the challenger may do that"), "not_yours")
             res = s.execute(update(T_CHALLENGES).where(T_CHALLENGES.c.id == cid, T_CHALLENGES.c.status == "open")
                             .values(status=status, reason=reason, decided_at=utcnow()))
             if res.rowcount != 1:
-                raise ApiError(409, f"this challenge is already {row.status}", "challenge_closed")
+                raise ApiError(409, N_("this challenge is already {status}"), "challenge_closed",
+                               {"status": row.status})
             s.commit()
             return self._row(s, cid)
 

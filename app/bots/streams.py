@@ -18,6 +18,7 @@ from sqlalchemy import or_, select
 
 from ..core.errors import ApiError
 from ..games.service import GameService
+from ..i18n import N_
 from ..models import Challenge, Game, User, table, utcnow
 from .challenges import challenge_out
 
@@ -111,7 +112,7 @@ def game_full(games: GameService, gid: str, user: User) -> dict:
 def _next_batch(games: GameService, gid: str, user: User, after: int) -> tuple[dict | None, int]:
     seats = games.seats_of(gid)
     if seats is None:
-        raise ApiError(404, "there is no such game", "not_found")
+        raise ApiError(404, N_("there is no such game"), "not_found")
     if seats["seq"] <= after:
         return None, after
     evs = games.events(gid, after)["events"]

@@ -24,6 +24,7 @@ from rules_engine.ai import make_player
 from ..core.errors import ApiError
 from ..games.records import SIDES, Change
 from ..games.service import GameService
+from ..i18n import N_
 from ..models import Game, User, table, utcnow
 
 log = logging.getLogger("app.computer")
@@ -84,7 +85,8 @@ class ComputerPlayers:
 
     def account(self, level: str) -> User:
         if level not in self.users:
-            raise ApiError(422, f"the computer plays at level {', '.join(LEVELS)}", "invalid_request")
+            raise ApiError(422, N_("the computer plays at level {levels}"), "invalid_request",
+                           {"levels": ", ".join(LEVELS)})
         return self.users[level]
 
     def is_computer(self, user_id: int | None) -> bool:
@@ -185,13 +187,13 @@ class ComputerPlayers:
         game = rec.game
         sides = self.games.sides_of(game, user.id)
         if not sides:
-            raise ApiError(403, "you have no seat in this game", "not_a_player")
+            raise ApiError(403, N_("you have no seat in this game"), "not_a_player")
         other = "confederate" if sides[0] == "union" else "union"
         if not self.is_computer(getattr(game, f"{other}_user_id")):
-            raise ApiError(403, "hints are only given in games against the computer", "hint_refused")
+            raise ApiError(403, N_("hints are only given in games against the computer"), "hint_refused")
         if game.status != "active":
-            raise ApiError(409, f"the game is over ({game.status})", "game_over")
+            raise ApiError(409, N_("the game is over ({status})"), "game_over", {"status": game.status})
         if game.to_act not in sides:
-            raise ApiError(409, "it is not your turn", "not_your_turn")
+            raise ApiError(409, N_("it is not your turn"), "not_your_turn")
         action = decide(HINT_LEVEL, f"hint:{gid}:{game.seq}", rec.header, rec.events)
         return {"seq": game.seq, "side": game.to_act, "level": HINT_LEVEL, "action": action}

@@ -14,6 +14,7 @@ from datetime import timedelta
 from ..core.clock import aware
 from ..core.errors import ApiError
 from ..games.records import other_side
+from ..i18n import N_
 from ..models import User, utcnow
 from ..playbyturn.deadlines import Deadlines
 from .players import ComputerPlayers
@@ -22,17 +23,17 @@ from .players import ComputerPlayers
 def _require_left(players: ComputerPlayers, deadlines: Deadlines, s, game, me: User, seat: str,
                   abandon_minutes: float) -> None:
     if game.to_act != seat:
-        raise ApiError(409, "the game is waiting for you, not for your opponent", "not_abandoned")
+        raise ApiError(409, N_("the game is waiting for you, not for your opponent"), "not_abandoned")
     if game.mode == "async":
         clock = deadlines.clock_view(s, game.id, me.id)
         if not (clock and clock["can_claim"]):
-            raise ApiError(409, "your opponent's time to move is not up", "not_abandoned")
+            raise ApiError(409, N_("your opponent's time to move is not up"), "not_abandoned")
         return
     idle = utcnow() - aware(game.updated_at)
     if idle < timedelta(minutes=abandon_minutes):
         wait = timedelta(minutes=abandon_minutes) - idle
-        raise ApiError(409, f"your opponent may still move: ask again in {int(wait.total_seconds()) + 1} s",
-                       "not_abandoned")
+        raise ApiError(409, N_("your opponent may still move: ask again in {seconds} s"), "not_abandoned",
+                       {"seconds": int(wait.total_seconds()) + 1})
 
 
 def take_over(players: ComputerPlayers, deadlines: Deadlines, user: User, gid: str, level: str,
@@ -43,14 +44,14 @@ def take_over(players: ComputerPlayers, deadlines: Deadlines, user: User, gid: s
 
     def fn(s, game):
         if game.status != "active":
-            raise ApiError(409, f"the game is not in progress ({game.status})", "game_over")
+            raise ApiError(409, N_("the game is not in progress ({status})"), "game_over", {"status": game.status})
         sides = svc.sides_of(game, user.id)
         if not sides:
-            raise ApiError(403, "you have no seat in this game", "not_a_player")
+            raise ApiError(403, N_("you have no seat in this game"), "not_a_player")
         seat = other_side(sides[0])
         left_id = getattr(game, f"{seat}_user_id")
         if players.is_computer(left_id):
-            raise ApiError(409, "the computer already plays that seat", "already_computer")
+            raise ApiError(409, N_("the computer already plays that seat"), "already_computer")
         _require_left(players, deadlines, s, game, user, seat, abandon_minutes)
         entry = svc.state(s, game)
         out = svc.append(s, game, [("server", "computer_takeover", sides[0],

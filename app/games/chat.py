@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..i18n import N_
+
 CHANNELS = ("players", "spectators")
 PLAYING = ("open", "active")
 
@@ -26,9 +28,9 @@ def why_not_read(seats: Seats, status: str, user_id: int | None, channel: str) -
         return None
     player = is_player(seats, user_id)
     if channel == "players" and not player:
-        return "the players' chat is for the two players (spectators have their own)"
+        return N_("the players' chat is for the two players (spectators have their own)")
     if channel == "spectators" and player:
-        return "players do not read the spectators' chat while the game is on"
+        return N_("players do not read the spectators' chat while the game is on")
     return None
 
 
@@ -36,9 +38,9 @@ def why_not_write(seats: Seats, status: str, user_id: int, channel: str) -> str 
     """None if this logged-in user may write in the channel, else the reason."""
     player = is_player(seats, user_id)
     if channel == "players" and not player:
-        return "only the two players write in the players' chat"
+        return N_("only the two players write in the players' chat")
     if channel == "spectators" and player and status in PLAYING:
-        return "players write in the players' chat"
+        return N_("players write in the players' chat")
     return None
 
 

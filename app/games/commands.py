@@ -12,7 +12,7 @@ from sqlalchemy.engine import Connection
 import rules_engine
 from rules_engine.record import header_hash
 
-from ..core.errors import ApiError, Term
+from ..core.errors import ApiError, Term, engine_refusal
 from ..i18n import N_
 from ..models import User, utcnow
 from ..store import events as store
@@ -47,7 +47,7 @@ class PlayCommands(GameReads):
         try:
             return rules_engine.new_game(scenario=scenario, options=list(options), seed=seed)
         except ValueError as exc:
-            raise ApiError(422, str(exc), "invalid_request") from None
+            raise engine_refusal(exc.args[0] if exc.args else exc) from None
 
     @staticmethod
     def new_game_id() -> str:
@@ -158,7 +158,7 @@ class PlayCommands(GameReads):
             action_id: str | None = None) -> dict:
         self._check_action_id(action_id)
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise ApiError(422, 'an action is a JSON object with a "type" (one of the legal actions)',
+            raise ApiError(422, N_('an action is a JSON object with a "type" (one of the legal actions)'),
                            "invalid_action")
 
         def fn(s: Connection, game: GameRow):
@@ -174,7 +174,7 @@ class PlayCommands(GameReads):
             try:
                 new = g.apply(action)
             except rules_engine.IllegalAction as exc:
-                # the engine's reason is its own English sentence: quoted as it is
+                # the engine's reason keeps its template and values: said in the reader's language
                 raise ApiError(422, N_("illegal action: {reason}"), "illegal_action",
                                {"reason": getattr(exc, "reason", None) or exc}) from None
             recs: list[Rec] = [("engine", ev["type"], side, ev) for ev in new]

@@ -10,6 +10,7 @@ from sqlalchemy.engine import Connection
 
 from ..core.clock import iso
 from ..core.errors import ApiError
+from ..i18n import N_
 from ..models import PlayerRating, User, table
 from ..ratings.glicko2 import rating_view
 from ..store import events as store
@@ -217,7 +218,7 @@ class GameReads(CommandCore):
                 q = q.where(or_(c.union_user_id == user.id, c.confederate_user_id == user.id),
                             c.status.in_(("open", "active", "finished"))).order_by(c.updated_at.desc())
             else:
-                raise ApiError(422, "view must be open, mine, live or finished", "invalid_request")
+                raise ApiError(422, N_("view must be open, mine, live or finished"), "invalid_request")
             games = [SimpleNamespace(**r._mapping) for r in s.execute(q.limit(limit)).all()]
             names = self._players(s, [g.union_user_id for g in games] + [g.confederate_user_id for g in games])
             out = [self.summary(g, names, user) for g in games]

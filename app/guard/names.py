@@ -4,6 +4,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from ..i18n import N_
+
 # \Z, not $: "$" also matches before a trailing newline, so "alice\n" would pass.
 USERNAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{1,31}\Z")
 
@@ -17,8 +19,7 @@ def username_key(name: str) -> str:
 def username_problem(name: str) -> str | None:
     """Why a new user name is refused, or None."""
     if not USERNAME_RE.match(name):
-        return ("a user name is 2-32 letters, digits, '.', '_' or '-', starting with a letter "
-                "or digit")
+        return N_("a user name is 2-32 letters, digits, '.', '_' or '-', starting with a letter or digit")
     return None
 
 

@@ -10,11 +10,12 @@ import rules_engine
 
 from ..accounts import security
 from ..accounts.auth import Accounts, current_user, get_accounts, optional_user
-from ..core.errors import ApiError
+from ..core.errors import ApiError, engine_refusal
 from ..games.service import GameService
 from ..guard.names import username_key
+from ..i18n import N_
 from ..models import User
-from . import limits
+from . import limits, refusals
 from .mailconfirm import send_verification
 from .playbyturn import create_game_clock, rematch_clock
 from .schemas import ActionIn, CreateGameIn, JoinIn, LoginIn, RegisterIn, TokenIn, UndoIn
@@ -100,7 +101,7 @@ def logout(request: Request, response: Response, user: User = Depends(current_us
 def me(request: Request):
     auth = get_accounts(request).from_request(request)
     if auth.user is None:
-        raise ApiError(401, "not logged in", "login_required")
+        raise ApiError(401, N_("not logged in"), "login_required")
     out = _user_out(auth.user)
     if auth.via == "cookie" and auth.session_token:
         out["csrf_token"] = get_accounts(request).csrf_for(auth.session_token)
@@ -143,7 +144,7 @@ def ready(request: Request):
     """200 once this process serves everything, including changes made by other processes
     (Postgres: its LISTEN connection is up); 503 until then."""
     if not request.app.state.hub.ready:
-        raise ApiError(503, "not ready: waiting for the event listener", "not_ready")
+        raise ApiError(503, N_("not ready: waiting for the event listener"), "not_ready")
     return {"ready": True}
 
 
@@ -155,16 +156,18 @@ def meta():
 
 
 @router.get("/options/refusals", tags=["meta"])
-def option_refusals(scenario: str = Query(..., description="a scenario id"),
+def option_refusals(request: Request, scenario: str = Query(..., description="a scenario id"),
                     chosen: list[str] = Query([], description="the options ticked so far")):
     """Which options creating a game of `scenario` with `chosen` would refuse, and why
     ({option id: reason}): what the create form greys out."""
     if scenario not in rules_engine.SCENARIO_IDS:
-        raise ApiError(422, f"unknown scenario {scenario!r}; known: {', '.join(rules_engine.SCENARIO_IDS)}",
-                       "invalid_request")
+        raise ApiError(422, N_("unknown scenario {scenario}; known: {known}"), "invalid_request",
+                       {"scenario": repr(scenario), "known": ", ".join(rules_engine.SCENARIO_IDS)})
     if len(chosen) > 64:
-        raise ApiError(422, "too many options", "invalid_request")
-    return {"scenario": scenario, "chosen": chosen, "refused": rules_engine.option_refusals(scenario, chosen)}
+        raise ApiError(422, N_("too many options"), "invalid_request")
+    refused = {oid: refusals.said(request, engine_refusal(reason))
+               for oid, reason in rules_engine.option_refusals(scenario, chosen).items()}
+    return {"scenario": scenario, "chosen": chosen, "refused": refused}
 
 
 @router.get("/map", tags=["meta"])
@@ -172,8 +175,8 @@ def game_map(engine: int = rules_engine.ENGINE_VERSION):
     """Boxes and lines of the map, for drawing: today's board, or with ``engine`` the map
     of that engine version (a game's header names the version it is played with)."""
     if engine not in rules_engine.DATA_VERSIONS:
-        raise ApiError(404, f"there is no engine version {engine}; known: "
-                       f"{', '.join(map(str, rules_engine.DATA_VERSIONS))}", "not_found")
+        raise ApiError(404, N_("there is no engine version {engine}; known: {known}"), "not_found",
+                       {"engine": engine, "known": ", ".join(map(str, rules_engine.DATA_VERSIONS))})
     return _map_json(engine)
 
 
@@ -181,12 +184,12 @@ def game_map(engine: int = rules_engine.ENGINE_VERSION):
 @router.post("/games", status_code=201, tags=["games"])
 def create_game(body: CreateGameIn, request: Request, user: User = Depends(current_user)):
     if body.days_per_move is not None and body.mode != "async":
-        raise ApiError(422, "days_per_move is for by-turn (async) games", "invalid_request")
+        raise ApiError(422, N_("days_per_move is for by-turn (async) games"), "invalid_request")
     limits.per_account(request, "create_game", user.id)
     opponent = None
     if body.opponent is not None:
         if body.rated:
-            raise ApiError(422, "games against the computer are casual: leave rated out", "invalid_request")
+            raise ApiError(422, N_("games against the computer are casual: leave rated out"), "invalid_request")
         opponent = request.app.state.computer.account(body.opponent.computer)
     out = service(request).create_game(user, body.scenario, body.options, body.side, body.mode, body.private,
                                        rated=body.rated, opponent=opponent)

@@ -15,8 +15,9 @@ from sqlalchemy import insert, select
 
 from ..accounts.auth import current_user, optional_user
 from ..core.clock import iso
-from ..core.errors import ApiError
+from ..core.errors import ApiError, not_found
 from ..games import chat as rules
+from ..i18n import N_
 from ..models import CHAT_MAX_BODY, ChatMessage, User, table, utcnow
 from . import limits
 
@@ -35,7 +36,7 @@ class ChatIn(BaseModel):
 def _seats(request: Request, gid: str) -> dict:
     info = request.app.state.games.seats_of(gid)
     if info is None:
-        raise ApiError(404, "no such game", "not_found")
+        raise not_found()
     return info
 
 
@@ -48,7 +49,7 @@ def _out(row) -> dict:
 def read_chat(game_id: str, request: Request, channel: str = Query("players"),
               after: int = Query(0, ge=0), user: User | None = Depends(optional_user)):
     if channel not in rules.CHANNELS:
-        raise ApiError(422, "channel must be players or spectators", "invalid_request")
+        raise ApiError(422, N_("channel must be players or spectators"), "invalid_request")
     info = _seats(request, game_id)
     why = rules.why_not_read(info, info["status"], user.id if user else None, channel)
     if why:
@@ -68,7 +69,7 @@ def post_chat(game_id: str, body: ChatIn, request: Request, user: User = Depends
         raise ApiError(403, why, "chat_forbidden")
     text = body.body.strip()
     if not text:
-        raise ApiError(422, "say something", "invalid_request")
+        raise ApiError(422, N_("say something"), "invalid_request")
     limits.per_account(request, "chat", user.id)
     now = utcnow()
     with request.app.state.db.write() as s:

@@ -13,7 +13,7 @@ from sqlalchemy import update
 
 from ..accounts.auth import optional_user_checked
 from ..core.errors import ApiError
-from ..i18n import COOKIE, LANGUAGES
+from ..i18n import COOKIE, LANGUAGES, N_
 from ..models import User
 from . import deps
 
@@ -31,8 +31,8 @@ def set_language(body: LanguageIn, request: Request, response: Response,
     """Choose the language of the pages (and, logged in, of the account's mails)."""
     lang = body.language.strip().lower()
     if lang not in LANGUAGES:
-        raise ApiError(422, f"the site speaks {', '.join(sorted(LANGUAGES))}, not {body.language[:16]!r}",
-                       "unknown_language")
+        raise ApiError(422, N_("the site speaks {languages}, not {asked}"), "unknown_language",
+                       {"languages": ", ".join(sorted(LANGUAGES)), "asked": repr(body.language[:16])})
     if user is not None:
         with deps.db(request).write() as conn:
             conn.execute(update(User).where(User.id == user.id).values(language=lang))

@@ -20,7 +20,7 @@ from ..core.clock import aware
 from ..core.errors import ApiError
 from ..guard.destinations import BlockedDestination, check_url
 from ..guard.emails import checked_email
-from ..i18n import translator
+from ..i18n import N_, translator
 from ..models import User
 from ..notices import mutes, outbox, waiting
 from ..notices.readertime import checked_zone
@@ -69,11 +69,11 @@ def put_prefs(body: PrefsIn, request: Request, user: User = Depends(current_user
     """Mail mode, time zone, digest hour and the address (a new address gets a
     verification mail first). Every field is checked before anything changes."""
     if body.mail_mode is not None and body.mail_mode not in outbox.MAIL_MODES:
-        raise ApiError(422, "mail_mode must be turn, digest or never", "invalid_request")
+        raise ApiError(422, N_("mail_mode must be turn, digest or never"), "invalid_request")
     if body.time_zone is not None:
         checked_zone(body.time_zone)
     if body.digest_hour is not None and not 0 <= body.digest_hour <= 23:
-        raise ApiError(422, "digest_hour is an hour of the day, 0 to 23", "invalid_request")
+        raise ApiError(422, N_("digest_hour is an hour of the day, 0 to 23"), "invalid_request")
     email = None
     if body.email is not None:
         email = checked_email(body.email) if body.email.strip() else ""  # empty: no address
@@ -103,7 +103,7 @@ def resend_verification(request: Request, user: User = Depends(current_user)):
     with deps.db(request).write() as conn:
         p = outbox.prefs(conn, user.id)
         if not p.get("email"):
-            raise ApiError(409, "set an email address first", "no_email")
+            raise ApiError(409, N_("set an email address first"), "no_email")
         if p.get("verified"):
             return {"ok": True, "already_verified": True}
         send_verification(request, conn, user.id, p["email"])
@@ -116,10 +116,10 @@ def put_webhook(body: WebhookIn, request: Request, user: User = Depends(current_
     """Create or change my webhook. A new webhook gets a signing secret, in this answer
     only (`webhook.secret`); changing one keeps its secret."""
     if not body.url.startswith(("http://", "https://")):
-        raise ApiError(422, "the webhook URL must start with http:// or https://", "invalid_request")
+        raise ApiError(422, N_("the webhook URL must start with http:// or https://"), "invalid_request")
     if body.json_key in RESERVED_WEBHOOK_KEYS:
-        raise ApiError(422, f"the JSON key cannot be {body.json_key!r}: the structured part of each call uses it",
-                       "invalid_request")
+        raise ApiError(422, N_("the JSON key cannot be {key}: the structured part of each call uses it"),
+                       "invalid_request", {"key": repr(body.json_key)})
     _check_destination(request, body.url)
     fields = dict(url=body.url, json_key=body.json_key, prefix=body.prefix, enabled=body.enabled, last_error=None,
                   last_error_at=None, last_ok_at=None)
@@ -140,7 +140,7 @@ def rotate_webhook_secret(request: Request, user: User = Depends(current_user)):
     with deps.db(request).write() as conn:
         if conn.execute(update(outbox.T_HOOKS).where(outbox.T_HOOKS.c.user_id == user.id)
                         .values(secret=secret)).rowcount == 0:
-            raise ApiError(409, "register a webhook first", "no_webhook")
+            raise ApiError(409, N_("register a webhook first"), "no_webhook")
         conn.commit()
         return _with_secret(_prefs_view(conn, user.id, deps.deadlines(request)), secret)
 
@@ -156,7 +156,8 @@ def _check_destination(request: Request, url: str) -> None:
     try:
         check_url(url, deps.settings(request).webhook_allowed_hosts)
     except BlockedDestination as exc:
-        raise ApiError(422, f"this webhook address cannot be used: {exc}", "blocked_destination") from None
+        raise ApiError(422, N_("this webhook address cannot be used: {reason}"), "blocked_destination",
+                       {"reason": exc}) from None
 
 
 @api.delete("/me/webhook")
@@ -173,7 +174,7 @@ def test_webhook(request: Request, user: User = Depends(current_user)):
     with deps.db(request).write() as conn:
         h = conn.execute(select(outbox.T_HOOKS).where(outbox.T_HOOKS.c.user_id == user.id)).first()
         if h is None:
-            raise ApiError(409, "register a webhook first", "no_webhook")
+            raise ApiError(409, N_("register a webhook first"), "no_webhook")
         _check_destination(request, h.url)  # the name may resolve elsewhere by now
         limits.per_account(request, "mail", user.id)
         now = deps.clock(request).now()

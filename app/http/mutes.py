@@ -13,6 +13,7 @@ from sqlalchemy import or_, select
 
 from ..accounts.auth import current_user
 from ..core.errors import ApiError, not_found
+from ..i18n import N_
 from ..models import User
 from ..notices import mutes
 from ..store.events import T_GAMES
@@ -28,7 +29,7 @@ def _check_player(conn, game_id: str, user_id: int) -> None:
     if g is None:
         raise not_found()
     if not g.seated:
-        raise ApiError(403, "only the game's players can mute it", "not_a_player")
+        raise ApiError(403, N_("only the game's players can mute it"), "not_a_player")
 
 
 @api.put("/games/{game_id}/mute")

@@ -17,6 +17,7 @@ from sqlalchemy import func, select, update
 from ..accounts.auth import current_user, get_accounts
 from ..core.clock import iso
 from ..core.errors import ApiError, not_found
+from ..i18n import N_
 from ..models import User
 from ..notices import outbox
 from ..playbyturn import orders
@@ -88,7 +89,7 @@ def get_orders(game_id: str, request: Request, user: User = Depends(current_user
     with deps.db(request).read() as conn:
         g, sides = _seat(conn, game_id, user.id)
         if not sides:
-            raise ApiError(403, "you have no seat in this game", "not_a_player")
+            raise ApiError(403, N_("you have no seat in this game"), "not_a_player")
         o = orders.get_orders(conn, game_id, user.id)
         return {"orders": o, "summary": orders.describe_orders(o or {}), "mode": g.mode,
                 "grace_minutes": deps.settings(request).orders_grace_minutes}
@@ -101,9 +102,9 @@ def put_orders(game_id: str, body: OrdersIn, request: Request, user: User = Depe
     with deps.db(request).write() as conn:
         g, sides = _seat(conn, game_id, user.id)
         if not sides:
-            raise ApiError(403, "you have no seat in this game", "not_a_player")
+            raise ApiError(403, N_("you have no seat in this game"), "not_a_player")
         if g.mode != "async":
-            raise ApiError(409, "standing orders are for by-turn games", "not_by_turn")
+            raise ApiError(409, N_("standing orders are for by-turn games"), "not_by_turn")
         orders.set_orders(conn, game_id, user.id, o, deps.clock(request).now())
         conn.commit()
     return {"orders": o, "summary": orders.describe_orders(o or {})}
@@ -113,7 +114,7 @@ def put_orders(game_id: str, body: OrdersIn, request: Request, user: User = Depe
 
 def _require_admin(user: User) -> None:
     if not user.is_admin:
-        raise ApiError(403, "administrators only", "admin_only")
+        raise ApiError(403, N_("administrators only"), "admin_only")
 
 
 def outbox_rows(conn, status: str | None, limit: int = 200) -> list[dict]:
@@ -151,7 +152,7 @@ def admin_retry(message_id: int, request: Request, user: User = Depends(current_
                          .values(status="pending", next_attempt_at=deps.clock(request).now(), attempts=0))
         conn.commit()
     if r.rowcount != 1:
-        raise ApiError(409, "only failed or cancelled messages can be retried", "not_retryable")
+        raise ApiError(409, N_("only failed or cancelled messages can be retried"), "not_retryable")
     return {"ok": True}
 
 

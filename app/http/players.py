@@ -24,7 +24,7 @@ def profile(request: Request, username: str) -> dict:
         row = s.execute(select(T_USERS.c.id, T_USERS.c.username, T_USERS.c.kind, T_USERS.c.created_at)
                         .where(T_USERS.c.username_key == username_key(username[:64]))).first()
         if row is None:
-            raise ApiError(404, f"there is no player called {username[:64]!r}", "not_found")
+            raise ApiError(404, N_("there is no player called {name}"), "not_found", {"name": repr(username[:64])})
         rating = ledger.rating_of(s, row.id)
         history = ledger.history(s, row.id)
     return {"username": row.username, "computer": row.kind == "computer", "rating": rating,

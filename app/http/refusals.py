@@ -1,15 +1,21 @@
 """Refusals in the reader's language: an ApiError whose reason is in the catalogues (marked
 with `N_` where it is raised, its values in `params`) is answered in the language the
 reader reads the site in (app.i18n.choose: the account's, else the cookie's, else the
-browser's); any other reason, and the machine `code`, as written."""
+browser's); any other reason, and the machine `code`, as written.
+
+A value may itself be said in that language: a `Term` (a word of the catalogues) and the
+rules engine's `Reason` (a sentence of the catalogues with its own values) and `Word`."""
 from __future__ import annotations
 
 from typing import Any
 
 from fastapi import Request
+from starlette.requests import HTTPConnection
+
+from rules_engine.errors import Reason, Word
 
 from ..core.errors import ApiError, Term
-from ..i18n import choose, translator
+from ..i18n import Translator, choose, translator
 
 
 def reader_language(request: Request) -> str:
@@ -21,8 +27,28 @@ def reader_language(request: Request) -> str:
 
 
 def said(request: Request, exc: ApiError) -> str:
-    t = translator(reader_language(request))
+    return said_in(translator(reader_language(request)), exc)
+
+
+def said_on_socket(conn: HTTPConnection, user: Any, exc: ApiError) -> str:
+    """A refusal answered on a game's socket, to the user it authenticated (or a spectator)."""
+    lang = choose(getattr(user, "language", None), conn.cookies, conn.headers.get("accept-language"))
+    return said_in(translator(lang), exc)
+
+
+def said_in(t: Translator, exc: ApiError) -> str:
     if t.lang == "en" or t.gettext(exc.message) == exc.message:
         return exc.detail
-    values: dict[str, Any] = {k: t.gettext(v) if isinstance(v, Term) else v for k, v in exc.params.items()}
-    return t(exc.message, **values)
+    return t(exc.message, **values_in(t, exc.params))
+
+
+def values_in(t: Translator, params: dict[str, Any]) -> dict[str, Any]:
+    return {k: value_in(t, v) for k, v in params.items()}
+
+
+def value_in(t: Translator, value: Any) -> Any:
+    if isinstance(value, Term | Word):
+        return t.gettext(value)
+    if isinstance(value, Reason):
+        return t(value.template, **values_in(t, value.params))
+    return value

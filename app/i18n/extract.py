@@ -1,7 +1,8 @@
 """Finding every message the site says, for the gettext catalogues.
 
-Three kinds of source: `_()`/`ngettext()` calls in Python and Jinja templates, the
-page scripts' `t()`/`tn()` calls (the `client` domain) and the game's words, which are
+Three kinds of source: `_()`/`ngettext()` calls in Python and Jinja templates (and the
+rules engine's refusal reasons, `because()`), the page scripts' `t()`/`tn()` calls (the
+`client` domain) and the game's words, which are
 data (app.notices.words.catalog and the rules engine's names), not calls: the
 `extract_words` method below reads them from the running code so no sentence is listed twice.
 """
@@ -19,7 +20,8 @@ from .catalogs import ROOT
 # the first matching pattern wins, so the words catalogue comes before the Python files
 METHODS: dict[str, list[tuple[str, str]]] = {
     "messages": [("app/notices/words/catalog.py", "app.i18n.extract:extract_words"),
-                 ("app/**.py", "python"), ("templates/**.html", "jinja2.ext:babel_extract"),
+                 ("app/**.py", "python"), ("rules_engine/**.py", "python"),
+                 ("templates/**.html", "jinja2.ext:babel_extract"),
                  ("templates/**.txt", "jinja2.ext:babel_extract")],
     "client": [("static/**.js", "javascript")],
 }
@@ -28,7 +30,8 @@ OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     "messages": {}, "client": {"static/**.js": {"parse_template_string": True}},
 }
 KEYWORDS: dict[str, dict[str, Any]] = {
-    "messages": {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)},
+    # `because` marks the rules engine's reasons (rules_engine.errors), which cannot import N_
+    "messages": {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "because": None},
     "client": {"t": None, "tn": (1, 2)},
 }
 
@@ -88,5 +91,5 @@ def extract(domain: str) -> Catalog:
 
 def keep_dir(path: Path) -> bool:
     relative = path.relative_to(ROOT) if path.is_absolute() else path
-    return bool(relative.parts) and relative.parts[0] in ("app", "templates", "static") \
+    return bool(relative.parts) and relative.parts[0] in ("app", "rules_engine", "templates", "static") \
         and not any(p.startswith((".", "__")) for p in relative.parts)

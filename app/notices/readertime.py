@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from babel.dates import format_datetime
 
 from ..core.errors import ApiError
-from ..i18n import translator
+from ..i18n import N_, translator
 from .words import mail as words
 
 
@@ -20,8 +20,8 @@ def checked_zone(name: str) -> ZoneInfo:
             raise ValueError(name)
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):
-        raise ApiError(422, f"unknown time zone {name!r}: use a name like Europe/Paris, America/New_York or UTC",
-                       "invalid_time_zone") from None
+        raise ApiError(422, N_("unknown time zone {name}: use a name like Europe/Paris, America/New_York or UTC"),
+                       "invalid_time_zone", {"name": repr(name)}) from None
 
 
 @functools.cache

@@ -22,8 +22,9 @@ from typing import Any
 from sqlalchemy import insert, select, update
 
 from ..core.clock import Clock, aware, iso
-from ..core.errors import ApiError
+from ..core.errors import ApiError, Term
 from ..games.service import GameService
+from ..i18n import N_
 from ..models import Game, GameClock, User, table
 from ..notices.outbox import Notices
 from ..notices.words import SIDE
@@ -41,7 +42,7 @@ T_CLOCKS, T_GAMES = table(GameClock), table(Game)
 def _opponent_side(game, user) -> str:
     sides = [sd for sd in ("union", "confederate") if getattr(game, f"{sd}_user_id") == user.id]
     if not sides:
-        raise ApiError(403, "you have no seat in this game", "not_a_player")
+        raise ApiError(403, N_("you have no seat in this game"), "not_a_player")
     return sides[0]
 
 
@@ -65,7 +66,7 @@ class Deadlines:
     def set_days(self, conn, game_id: str, days: int | None) -> None:
         """At creation of a by-turn game (days None: no time limit)."""
         if days is not None and days not in ALLOWED_DAYS:
-            raise ApiError(422, "days_per_move must be 1 to 14", "invalid_request")
+            raise ApiError(422, N_("days_per_move must be 1 to 14"), "invalid_request")
         conn.execute(insert(T_CLOCKS), dict(game_id=game_id, days=days, side=None, user_id=None, since=None,
                                             extra_seconds=0, reminded_at=None, expired_at=None))
 
@@ -111,13 +112,13 @@ class Deadlines:
         """Why `user_id` may not give the player to act more time now (None: they may).
         What the clock reports as `can_extend` and what POST extend refuses."""
         if game is None or game.status != "active":
-            return "the game is not in progress"
+            return N_("the game is not in progress")
         if row is None or not row.days:
-            return "this game has no time limit"
+            return N_("this game has no time limit")
         if user_id is None or user_id not in (game.union_user_id, game.confederate_user_id):
-            return "only the players of a game give more time"
+            return N_("only the players of a game give more time")
         if row.side is None or row.since is None or getattr(game, f"{row.side}_user_id") == user_id:
-            return "the game is waiting for you, not for your opponent"
+            return N_("the game is waiting for you, not for your opponent")
         return None
 
     def clock_view(self, conn, game_id: str, user_id: int | None = None) -> dict | None:
@@ -179,17 +180,17 @@ class Deadlines:
         game's first move there is nothing to win, and the claim aborts the game."""
         def fn(s, game):
             if game.status != "active":
-                raise ApiError(409, "the game is not in progress", "game_over")
+                raise ApiError(409, N_("the game is not in progress"), "game_over")
             me = _opponent_side(game, user)
             row = s.execute(select(T_CLOCKS).where(T_CLOCKS.c.game_id == gid)).first()
             if row is None or not row.days:
-                raise ApiError(409, "this game has no time limit", "no_clock")
+                raise ApiError(409, N_("this game has no time limit"), "no_clock")
             if row.side is None or row.side == me:
-                raise ApiError(409, "the game is waiting for you, not for your opponent", "not_expired")
+                raise ApiError(409, N_("the game is waiting for you, not for your opponent"), "not_expired")
             left, _ = self.remaining(s, row)
             if left > 0:
-                raise ApiError(409, f"your opponent still has {int(left // 3600)} h {int(left % 3600 // 60)} min",
-                               "not_expired")
+                raise ApiError(409, N_("your opponent still has {hours} h {minutes} min"), "not_expired",
+                               {"hours": int(left // 3600), "minutes": int(left % 3600 // 60)})
             if not store.action_count(s, gid):
                 return self._abort_on_time(svc, s, game, user, me, row)
             return self._win_on_time(svc, s, game, user, me, row)
@@ -233,14 +234,15 @@ class Deadlines:
         """The waiting player gives the other more time (logged in the game): added to
         the time left, or, when that time is already up, counted from now."""
         if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= 14:
-            raise ApiError(422, "give 1 to 14 days", "invalid_request")
+            raise ApiError(422, N_("give 1 to 14 days"), "invalid_request")
 
         def fn(s, game):
             me = _opponent_side(game, user)
             row = s.execute(select(T_CLOCKS).where(T_CLOCKS.c.game_id == gid)).first()
             refusal = self.extend_refusal(game, row, user.id)
             if refusal is not None:
-                raise ApiError(409, f"you cannot give more time: {refusal}", "cannot_extend")
+                raise ApiError(409, N_("you cannot give more time: {reason}"), "cannot_extend",
+                               {"reason": Term(refusal)})
             now = self.clock.now()
             left, _ = self.remaining(s, row, now)
             # late: the budget becomes the time already used plus the days given, so the

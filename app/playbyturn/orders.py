@@ -28,6 +28,7 @@ from sqlalchemy import select
 from ..core.clock import Clock, aware
 from ..core.errors import ApiError
 from ..games.service import GameService
+from ..i18n import N_
 from ..models import Game, GameClock, StandingOrder, table
 from ..notices.words import SIDE, box_name, unit_name
 from ..store import events as store
@@ -41,12 +42,12 @@ T_ORDERS, T_GAMES, T_CLOCKS = table(StandingOrder), table(Game), table(GameClock
 
 def validate(o: Any) -> dict:
     if not isinstance(o, dict):
-        raise ApiError(422, "orders are a JSON object", "invalid_request")
+        raise ApiError(422, N_("orders are a JSON object"), "invalid_request")
     allowed = {"stand", "targets", "retreat_after_round", "retreat_when_outnumbered", "never_reinforce",
                "promotion"}
     extra = set(o) - allowed
     if extra:
-        raise ApiError(422, f"unknown orders: {', '.join(sorted(extra))}", "invalid_request")
+        raise ApiError(422, N_("unknown orders: {orders}"), "invalid_request", {"orders": ", ".join(sorted(extra))})
     out = {"stand": bool(o.get("stand", False)),
            "targets": o.get("targets"),
            "retreat_after_round": o.get("retreat_after_round"),
@@ -54,12 +55,12 @@ def validate(o: Any) -> dict:
            "never_reinforce": bool(o.get("never_reinforce", False)),
            "promotion": o.get("promotion")}
     if out["targets"] not in (None, "spread", "reduced"):
-        raise ApiError(422, "targets must be spread, reduced or null", "invalid_request")
+        raise ApiError(422, N_("targets must be spread, reduced or null"), "invalid_request")
     r = out["retreat_after_round"]
     if r is not None and (not isinstance(r, int) or isinstance(r, bool) or not 1 <= r <= 20):
-        raise ApiError(422, "retreat_after_round must be a round number 1 to 20 or null", "invalid_request")
+        raise ApiError(422, N_("retreat_after_round must be a round number 1 to 20 or null"), "invalid_request")
     if out["promotion"] not in (None, "first", "none"):
-        raise ApiError(422, "promotion must be first, none or null", "invalid_request")
+        raise ApiError(422, N_("promotion must be first, none or null"), "invalid_request")
     return out
 
 

@@ -22,6 +22,7 @@ from sqlalchemy import insert, or_, select, update
 
 from ..core.clock import Clock, aware
 from ..core.errors import ApiError
+from ..i18n import N_
 from ..models import Game, MailPrefs, User, Vacation, table
 from ..notices.outbox import Notices
 from ..notices.words import notice_words
@@ -135,12 +136,14 @@ class Vacations:
 
     def start(self, conn: Any, user_id: int, days: int) -> dict:
         if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= self.per_year:
-            raise ApiError(422, f"a vacation is a whole number of days, 1 to {self.per_year}", "invalid_request")
+            raise ApiError(422, N_("a vacation is a whole number of days, 1 to {most}"), "invalid_request",
+                           {"most": self.per_year})
         info = self.info(conn, user_id)
         if info["on_vacation"]:
-            raise ApiError(409, "you are already on vacation", "already_on_vacation")
+            raise ApiError(409, N_("you are already on vacation"), "already_on_vacation")
         if days > info["days_left"]:
-            raise ApiError(409, f"only {info['days_left']} vacation days are left this year", "no_vacation_left")
+            raise ApiError(409, N_("only {n} vacation days are left this year"), "no_vacation_left",
+                           {"n": info["days_left"]})
         now = self.clock.now()
         ends = vacation_end(now, days, account_zone(conn, user_id))
         conn.execute(insert(T_VAC), dict(user_id=user_id, starts_at=now, ends_at=ends))

@@ -22,6 +22,8 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from ..accounts import security
 from ..core.errors import ApiError, out_of_range
 from ..guard.ratelimit import RateLimited, account_key
+from ..http import refusals
+from ..i18n import N_
 from . import protocol
 from .channel import Subscriber
 
@@ -272,14 +274,14 @@ async def _handle(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, raw: 
         return
     try:
         if kind in protocol.ACTING_TYPES and user is None:
-            raise ApiError(401, "spectators cannot act: log in and take a seat", "login_required")
+            raise ApiError(401, N_("spectators cannot act: log in and take a seat"), "login_required")
         if kind in protocol.ACTING_TYPES:
             ws.app.state.limiter.hit("action", account_key(user.id))
         await _answer(ws, sub, user, game_id, protocol.parse(kind, msg), echo)
     except protocol.ProtocolError as exc:
         sub.put(_err(exc.status, exc.detail, exc.code, of=kind, **echo))
     except ApiError as exc:
-        sub.put(_err(exc.status, exc.detail, exc.code, of=kind, **echo))
+        sub.put(_err(exc.status, refusals.said_on_socket(ws, user, exc), exc.code, of=kind, **echo))
     except RateLimited as exc:
         sub.put(_err(429, str(exc), "rate_limited", of=kind, **echo))
     except (OverflowError, SqlDataError):

@@ -20,6 +20,7 @@ from sqlalchemy.engine import Connection
 
 from ..core.clock import iso
 from ..core.errors import ApiError
+from ..i18n import N_
 from ..models import Game, GameCommand, GameEvent, table
 
 log = logging.getLogger("app.store")
@@ -236,7 +237,7 @@ def _append_sqlite(s: Connection, gid: str, old: int, mutable: dict, out: list[E
     except sqlite3.Error as exc:
         raw.rollback()
         log.warning("append to game %s failed: %s", gid, exc)
-        raise ApiError(503, "the database is busy; retry (with the same action_id)", "db_unavailable") from None
+        raise ApiError(503, N_("the database is busy; retry (with the same action_id)"), "db_unavailable") from None
 
 
 def _pg_pipeline(raw: Any, gid: str, old: int, mutable: dict, out: list[EventRec], cmd: dict | None) -> None:
@@ -295,5 +296,5 @@ def _append_pg(s: Connection, gid: str, old: int, mutable: dict, out: list[Event
             s.invalidate()
         except Exception:
             pass
-        raise ApiError(503, "the database did not answer; retry (with the same action_id)", "db_unavailable") \
-            from None
+        raise ApiError(503, N_("the database did not answer; retry (with the same action_id)"),
+                       "db_unavailable") from None
