@@ -26,6 +26,7 @@ export function statusWords(name, values) { return fill(WORDS.status[name], valu
 const isHit = (d) => Number(d.value ?? 7) <= Number(d.need ?? 0);
 
 function serverKey(t, d) {
+  if (d.template && d.template in WORDS.events) return d.template; // the event names its template
   if (d.text) return "server.text";
   if (t === "create" && d.rematch_of) return "server.create_rematch";
   if (t === "adjudicate" && !(d.result && d.result.winner)) return "server.adjudicate_draw";
@@ -105,9 +106,24 @@ export class Narrator {
     out.action_type = String((d.action && d.action.type) || d.type || "").replace(/_/g, " ");
     const box = this.battleBox;
     out.at_battle = box ? part("at_battle", { box: this.box(box) }) : "";
+    if (key === "server.auto_forced" || key === "server.auto_orders") {
+      out.choice = this.choice(d.action || {});
+      out.order_words = fill(WORDS.parts[`order_${d.order_key}`] || "", out);
+    }
     const cameFrom = key === "action.reinforce" ? this.where(d.unit) : null;
     out.from_box = cameFrom && cameFrom !== box ? part("from_box", { from: this.box(cameFrom) }) : "";
     return out;
+  }
+  // a legal action in the words of its button on the game page (choices)
+  choice(a) {
+    const template = WORDS.choices[String(a.type)];
+    if (typeof template !== "string") return String(a.type || "").replace(/_/g, " ");
+    const values = {};
+    for (const [k, v] of Object.entries(a)) values[k] = this.formatted(WORDS.fields[k] || "plain", v);
+    const path = a.path || [];
+    values.dest = path.length ? this.box(path[path.length - 1]) : "";
+    values.by_words = [...new Set((a.by || []).map((w) => WORDS.ways[String(w)] || String(w)))].join(WORDS.choices.by_joiner);
+    return tidy(fill(template, values));
   }
   where(uid) {
     if (uid === undefined || uid === null) return null;

@@ -15,7 +15,9 @@
        "never_reinforce": true,       # 5.5: open fire without reinforcing
        "promotion": "first" | "none" | null}     # 6.0: after winning, promote the first unit offered or none
 
-  Each answer is logged as a server event "auto" {reason: "orders", order: ...}.
+  Each answer is logged as a server event "auto" {reason: "orders", order: ..., order_key: ...}.
+  An "auto" event names its template (server.auto_forced or server.auto_orders), which the
+  log and the mails say in the reader's language; its English sentence is kept as "text".
 """
 from __future__ import annotations
 
@@ -30,7 +32,8 @@ from ..core.errors import ApiError
 from ..games.service import GameService
 from ..i18n import N_
 from ..models import Game, GameClock, StandingOrder, table
-from ..notices.words import SIDE, box_name, unit_name
+from ..notices.words import narrator, words_data
+from ..notices.words.narrate import fill
 from ..store import events as store
 
 log = logging.getLogger("app.orders")
@@ -67,21 +70,19 @@ def validate(o: Any) -> dict:
 def describe_orders(o: dict) -> list[str]:
     out = []
     if o.get("stand"):
-        out.append("defending cavalry stands")
-    if o.get("targets") == "spread":
-        out.append("spread fire")
-    elif o.get("targets") == "reduced":
-        out.append("finish reduced units first")
+        out.append(order_words("stand", {}))
+    if o.get("targets") in ("spread", "reduced"):
+        out.append(order_words(o["targets"], {}))
     if o.get("retreat_after_round"):
-        out.append(f"retreat after round {o['retreat_after_round']}")
+        out.append(order_words("retreat_after_round", {"round": o["retreat_after_round"]}))
     if o.get("retreat_when_outnumbered"):
-        out.append("retreat when outnumbered")
+        out.append(order_words("outnumbered", {}))
     if o.get("never_reinforce"):
-        out.append("never reinforce")
+        out.append(order_words("never_reinforce", {}))
     if o.get("promotion") == "first":
-        out.append("promote after a win")
+        out.append(order_words("promote", {}))
     elif o.get("promotion") == "none":
-        out.append("no promotion")
+        out.append(order_words("no_promotion", {}))
     return out
 
 
@@ -109,8 +110,9 @@ def will_answer(conn: Any, gid: str, user_id: int | None, g: Any) -> bool:
 
 # --------------------------------------------------------------------------- deciding
 
-def decide(o: dict, g: Any) -> tuple[dict, str] | None:
-    """The action the orders give now (with the order's name), or None if they say nothing."""
+def decide(o: dict, g: Any) -> tuple[dict, str, dict] | None:
+    """The action the orders give now with the order's key and values (its words:
+    order_words), or None if they say nothing."""
     if g.result is not None or g.phase != "battle" or not g.battle:
         return None
     b = g.battle
@@ -121,7 +123,7 @@ def decide(o: dict, g: Any) -> tuple[dict, str] | None:
     for a in legal:
         by_type.setdefault(a["type"], []).append(a)
     if step == "withdraw" and o.get("stand") and by_type.get("stand"):
-        return by_type["stand"][0], "defending cavalry stands"
+        return by_type["stand"][0], "stand", {}
     if step == "target" and o.get("targets") in ("spread", "reduced") and by_type.get("target"):
         assigned: dict[str, int] = {}
         for t in b.get("targets") or []:
@@ -138,9 +140,9 @@ def decide(o: dict, g: Any) -> tuple[dict, str] | None:
             return bool(getattr(u, "red", False))
         if o["targets"] == "reduced":
             best = min(cands, key=lambda a: (not red(a["target"]), assigned.get(a["target"], 0)))
-            return best, "finish reduced units first"
+            return best, "reduced", {}
         best = min(cands, key=lambda a: (assigned.get(a["target"], 0), red(a["target"])))
-        return best, "spread fire"
+        return best, "spread", {}
     if step == "prepare":
         retreats = by_type.get("retreat") or []
         units = b.get("units") or {}
@@ -148,43 +150,41 @@ def decide(o: dict, g: Any) -> tuple[dict, str] | None:
         rnd = b.get("round") or 1
         n = o.get("retreat_after_round")
         if retreats and n and rnd > n:
-            return retreats[0], f"retreat after round {n}"
+            return retreats[0], "retreat_after_round", {"round": n}
         if retreats and o.get("retreat_when_outnumbered") and len(units.get(side, [])) < len(units.get(other, [])):
-            return retreats[0], "retreat when outnumbered"
+            return retreats[0], "outnumbered", {}
         if o.get("never_reinforce") and by_type.get("open_fire"):
-            return by_type["open_fire"][0], "never reinforce"
+            return by_type["open_fire"][0], "never_reinforce", {}
         return None
     if step == "promote" and o.get("promotion"):
         if o["promotion"] == "first" and by_type.get("promote"):
-            return by_type["promote"][0], "promote after a win"
+            return by_type["promote"][0], "promote", {}
         if by_type.get("no_promotion"):
-            return by_type["no_promotion"][0], "no promotion"
+            return by_type["no_promotion"][0], "no_promotion", {}
     return None
 
 
-def _action_words(side: str, a: dict) -> str:
-    t = a.get("type")
-    if t == "target":
-        return f"{unit_name(a.get('unit'))} fires at {unit_name(a.get('target'))}"
-    if t == "retreat":
-        return f"retreat to {box_name(a.get('to'))}"
-    if t in ("withdraw",):
-        return f"withdraw to {box_name(a.get('to'))}"
-    if t == "promote":
-        return f"promote {unit_name(a.get('unit'))}"
-    return str(t).replace("_", " ")
+def order_words(key: str, values: dict, lang: str = "en") -> str:
+    """A standing order in words (the catalogue's "order_<key>")."""
+    return fill(words_data(lang)["parts"][f"order_{key}"], values)
 
 
-def _apply(g: Any, side: str, action: dict, reason: str, order: str | None) -> list[tuple]:
-    words = _action_words(side, action)
-    if reason == "forced":
-        text = f"Automatic ({SIDE.get(side, side)}, the only legal choice): {words}."
-    else:
-        text = f"Standing orders ({SIDE.get(side, side)}: {order}): {words}."
+def auto_event(side: str, action: dict, reason: str, order: tuple[str, dict] | None = None) -> dict:
+    """The data of an "auto" event: its template and values, said in each reader's language
+    (app.notices.words), with the English words as `order` and `text` for API readers."""
+    data: dict[str, Any] = {"side": side, "reason": reason, "order": None, "action": action,
+                            "template": f"server.auto_{reason}"}
+    if order is not None:
+        key, values = order
+        data.update(values, order=order_words(key, values), order_key=key)
+    data["text"] = narrator().describe({"source": "server", "type": "auto", "data": data})
+    return data
+
+
+def _apply(g: Any, side: str, action: dict, reason: str, order: tuple[str, dict] | None = None) -> list[tuple]:
+    data = auto_event(side, action, reason, order)
     new = g.apply(action)
-    return ([("server", "auto", side, {"side": side, "reason": reason, "order": order, "action": action,
-                                       "text": text})]
-            + [("engine", ev["type"], side, ev) for ev in new])
+    return [("server", "auto", side, data)] + [("engine", ev["type"], side, ev) for ev in new]
 
 
 def automate(game: Any, g: Any) -> list[tuple]:
@@ -198,7 +198,7 @@ def automate(game: Any, g: Any) -> list[tuple]:
         legal = g.legal_actions()
         if len(legal) != 1:
             break
-        recs += _apply(g, g.to_act, legal[0], "forced", None)
+        recs += _apply(g, g.to_act, legal[0], "forced")
     return recs
 
 
@@ -225,7 +225,7 @@ def apply_orders(svc: GameService, gid: str, now: datetime) -> int:
                 d = decide(o, g)
                 if d is None:
                     break
-                recs += _apply(g, side, d[0], "orders", d[1])
+                recs += _apply(g, side, d[0], "orders", (d[1], d[2]))
             if recs:
                 recs += automate(game, g)
         except Exception:

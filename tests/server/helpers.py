@@ -221,3 +221,21 @@ def active_match_after(base: str, decisions: int, seed: int):
     play_random(base, {"union": a, "confederate": b}, gid, random.Random(seed), decisions)
     assert a.game(gid)["status"] == "active", "the game ended early: is the server on TEST_GAME_SEED?"
     return a, b, gid
+
+
+def said_by_the_browser(events: list[dict], tmp_path: Path, lang: str = "en") -> list[str | None]:
+    """The events as static/words.js says them (in node), with the page's words in `lang`."""
+    from app.notices.words import box_names, words_data
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps({"events": events, "words": words_data(lang), "boxes": box_names()}))
+    script = tmp_path / "say.mjs"
+    script.write_text(
+        'import fs from "fs";\n'
+        'const c = JSON.parse(fs.readFileSync(process.argv[2]));\n'
+        'globalThis.document = { getElementById: () => ({ textContent: JSON.stringify(c.words) }) };\n'
+        'const { Narrator } = await import(process.argv[3]);\n'
+        'const n = new Narrator((id) => c.boxes[id] || String(id));\n'
+        'process.stdout.write(JSON.stringify(c.events.map((e) => n.say(e).text)));\n')
+    out = subprocess.run(["node", str(script), str(case), (ROOT / "static" / "words.js").as_uri()],
+                         capture_output=True, text=True, timeout=120, check=True)
+    return json.loads(out.stdout)

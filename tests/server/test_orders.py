@@ -3,15 +3,23 @@ absent defender after the grace time (movable clock)."""
 from __future__ import annotations
 
 import random
+import shutil
 import time
 
 import pytest
 
+from app.notices.words import narrator
+
 from .conftest import need_postgres
-from .helpers import Player, ServerProc, events
+from .helpers import Player, ServerProc, events, said_by_the_browser
 from .mailkit import Clock, SmtpServer, by_turn_match, server_env
 
 H = 3600
+# the orders given below, as a Hungarian and a German reader's log names them
+ORDERS_HU = ("a védekező lovasság helytáll", "szétosztott tűz", "visszavonulás a(z) 2. kör után",
+             "soha nincs erősítés", "előléptetés győzelem után", "nincs előléptetés")
+ORDERS_DE = ("verteidigende Kavallerie hält stand", "Feuer verteilen", "Rückzug nach Runde 2", "nie verstärken",
+             "nach einem Sieg befördern", "keine Beförderung")
 
 
 
@@ -66,7 +74,7 @@ def _to_defender_battle(a, b, gid, rng):
     raise AssertionError("no battle")
 
 
-def test_standing_orders_resolve_a_battle_while_the_defender_is_away(srv, clock):
+def test_standing_orders_resolve_a_battle_while_the_defender_is_away(srv, clock, tmp_path):
     a, b = Player(srv.base), Player(srv.base)
     gid = by_turn_match(srv.base, a, b)
     orders = {"stand": True, "targets": "spread", "retreat_after_round": 2, "never_reinforce": True,
@@ -96,6 +104,16 @@ def test_standing_orders_resolve_a_battle_while_the_defender_is_away(srv, clock)
     assert auto, evs
     assert all(e["actor"] == "confederate" for e in auto)
     assert "Standing orders (Confederate" in auto[0]["data"]["text"]
+    # each reader's log (and mail) says it in their language; the English stays the event's "text"
+    first = auto[0]
+    assert narrator("en").describe(first) == first["data"]["text"]
+    orders_said = {"hu": ("Állandó parancs (Konföderáció: {}): ", ORDERS_HU),
+                   "de": ("Dauerauftrag (Konföderierte: {}): ", ORDERS_DE)}
+    for lang, (frame, names) in orders_said.items():
+        said = narrator(lang).describe(first)
+        assert any(said.startswith(frame.format(name)) for name in names), said
+        if shutil.which("node"):
+            assert said_by_the_browser([first], tmp_path, lang) == [said]
     # the orders answered every battle decision of the defender they cover
     st = g2["state"]
     bt = st.get("battle")

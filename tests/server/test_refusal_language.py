@@ -1,6 +1,7 @@
 """The refusals a player sees, in the reader's language: the account's language, else the
-browser's; the machine code stays the same in every language, the rules engine's own
-reason is quoted as it is, and a refused request changes nothing."""
+browser's; the machine code stays the same in every language, the rules engine's reasons
+are said in that language too (in English word for word as the engine writes them), and
+a refused request changes nothing."""
 from __future__ import annotations
 
 import httpx
@@ -57,3 +58,62 @@ def test_an_english_account_reads_english_refusals_whatever_its_browser_says(ser
     speaking(b, "hu")
     r = b.join(open_game, side="union")
     assert refusal(r, 409, "seat_taken") == "a(z) Unió hely foglalt"
+
+
+def test_the_rules_engines_reasons_are_said_in_the_readers_language(server):
+    a, b, gid = new_match(server.base)  # a plays the Union, who moves first
+    speaking(a, "hu")
+    seq = a.game(gid)["seq"]
+    said = refusal(a.act(gid, {"type": "roll_recruits"}), 422, "illegal_action")
+    assert said.startswith("szabálytalan lépés: 'roll_recruits' most nem lehetséges: Unió lép"), said
+    assert "és ezek közül választhat: " in said and "end_movement" in said, said
+    said = refusal(a.act(gid, {"type": "activate", "box": "atlantis"}), 422, "illegal_action")
+    assert said == "szabálytalan lépés: Nincs ilyen mező: 'atlantis'."
+    speaking(a, "de")
+    said = refusal(a.act(gid, {"type": "activate", "box": "atlantis"}), 422, "illegal_action")
+    assert said == "unzulässige Aktion: Es gibt keine Box 'atlantis'."
+    said = refusal(a.act(gid, {"type": "move", "unit": "C-MI-01", "path": ["richmond"], "by": ["road"]}),
+                   422, "illegal_action")
+    assert said == "unzulässige Aktion: C-MI-01 gehört nicht dir, du darfst sie nicht ziehen."
+    # the same refusal in English is the engine's own sentence, word for word
+    speaking(a, "en")
+    said = refusal(a.act(gid, {"type": "activate", "box": "atlantis"}), 422, "illegal_action")
+    assert said == "illegal action: There is no box 'atlantis'."
+    assert a.game(gid)["seq"] == seq  # the refused actions changed nothing
+
+
+def test_a_new_games_options_are_refused_in_the_readers_language(server):
+    p = speaking(Player(server.base), "de")
+    r = p.http.post("/api/games", json={"scenario": "1861", "side": "union", "mode": "live",
+                                        "options": ["11.3:1862", "11.3:1863"]})
+    assert refusal(r, 422, "invalid_request") == "wähle höchstens ein Ende im 03 (März) (11.3)"
+    r = p.http.get("/api/options/refusals", params=[("scenario", "1861-short"), ("chosen", "4.8")])
+    refused = r.json()["refused"]
+    assert refused["11.3:sudden-death"].startswith("Sudden Death (11.3) braucht das Ende des Kampagnenspiels")
+
+
+def test_clock_and_settings_refusals_in_the_readers_language(server):
+    a, b, gid = new_match(server.base)  # a live game: no time limit
+    speaking(a, "hu"), speaking(b, "de")
+    assert refusal(a.http.post(f"/api/games/{gid}/claim"), 409, "no_clock") == \
+        "ennek a játéknak nincs időkorlátja"
+    # a reason inside a reason: both in the reader's language
+    assert refusal(b.http.post(f"/api/games/{gid}/extend", json={"days": 2}), 409, "cannot_extend") == \
+        "du kannst keine Zeit mehr geben: diese Partie hat kein Zeitlimit"
+    said = refusal(b.http.post("/api/me/vacation", json={"days": 4000}), 422, "invalid_request")
+    assert said.startswith("ein Urlaub ist eine ganze Zahl von Tagen, 1 bis "), said
+
+    r = a.http.put("/api/me/notifications", json={"mail_mode": "sometimes"})
+    assert refusal(r, 422, "invalid_request") == "a mail_mode értéke turn, digest vagy never lehet"
+    r = b.http.put("/api/me/notifications", json={"email": "bob@localhost"})
+    assert refusal(r, 422, "invalid_email") == "die Domain braucht einen Punkt, etwa example.org"
+    r = b.http.put("/api/me/notifications", json={"email": "x" * 65 + "@example.org"})
+    assert refusal(r, 422, "invalid_email") == "der Teil vor dem @ hat höchstens 64 Zeichen"
+    r = a.http.put("/api/me/notifications", json={"time_zone": "Mars/Olympus"})
+    assert refusal(r, 422, "invalid_time_zone").startswith("ismeretlen időzóna: 'Mars/Olympus'")
+    r = a.http.post("/api/me/webhook/test")
+    assert refusal(r, 409, "no_webhook") == "előbb regisztrálj egy webhookot"
+    # nothing changed
+    prefs = a.http.get("/api/me/notifications").json()
+    assert prefs["mail_mode"] == "turn" and prefs["time_zone"] == "UTC"
+    assert b.http.get("/api/me/notifications").json()["email"] is None

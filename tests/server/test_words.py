@@ -7,19 +7,19 @@ import html
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import httpx
 import pytest
 
 import rules_engine
-from app.notices.words import Narrator, box_names, describe, events_in_words, template_key, words_data
+from app.notices.words import Narrator, box_names, describe, events_in_words, narrator, template_key, words_data
 from app.notices.words.catalog import EVENTS
+from app.playbyturn.orders import auto_event
 from rules_engine.ai import make_player
 from rules_engine.game import BATTLE_STEPS, PHASE_ACTIONS
 
-from .helpers import new_match
+from .helpers import new_match, said_by_the_browser
 
 ROOT = Path(__file__).resolve().parents[2]
 FALLBACKS = {"other", "action.other", "roll.other", "server.other"}
@@ -68,6 +68,14 @@ def server_event_samples() -> list[dict]:
         "rematch": {"game_id": "k3v9q2x7ab", "by": "alice", "side": "confederate"},
     }
     return [{"seq": 1, "source": "server", "type": t, "data": d} for t, d in samples.items()]
+
+
+def auto_event_samples() -> list[dict]:
+    """A forced move and a standing order's answer as the server writes them now."""
+    forced = auto_event("union", {"type": "target", "unit": "U-VI-07", "target": "C-MI-03"}, "forced")
+    ordered = auto_event("confederate", {"type": "retreat", "to": "richmond"}, "orders",
+                         ("retreat_after_round", {"round": 2}))
+    return [{"seq": 2, "source": "server", "type": "auto", "data": d} for d in (forced, ordered)]
 
 
 def written_server_event_types() -> set[str]:
@@ -161,6 +169,28 @@ def test_draw_offers_and_rematches_are_said():
     assert said["auto"] == "Automatic (Union, the only legal choice): open fire."
 
 
+def test_forced_moves_and_standing_orders_are_said_in_the_readers_language(tmp_path):
+    forced, ordered = auto_event_samples()
+    assert [e["data"]["text"] for e in (forced, ordered)] == [
+        "Automatic (Union, the only legal choice): Union VI 7 fires at Confederate MI 3.",
+        "Standing orders (Confederate: retreat after round 2): Retreat to Richmond."]
+    said = {lang: [narrator(lang).describe(e) for e in (forced, ordered)] for lang in ("en", "hu", "de")}
+    assert said["en"] == [forced["data"]["text"], ordered["data"]["text"]]
+    assert said["hu"] == [
+        "Automatikus (Unió, az egyetlen szabályos lehetőség): Unió VI 7 tüzel erre: Konföderáció MI 3.",
+        "Állandó parancs (Konföderáció: visszavonulás a(z) 2. kör után): Visszavonulás ide: Richmond."]
+    assert said["de"] == [
+        "Automatisch (Union, die einzige zulässige Wahl): Union VI 7 feuert auf Konföderierte MI 3.",
+        "Dauerauftrag (Konföderierte: Rückzug nach Runde 2): Rückzug nach Richmond."]
+    # events stored before: their English sentence, as it was written
+    old = server_event_samples()[[e["type"] for e in server_event_samples()].index("auto")]
+    assert narrator("hu").describe(old) == "Automatic (Union, the only legal choice): open fire."
+    if shutil.which("node"):
+        for lang in ("hu", "de"):
+            assert said_by_the_browser([forced, ordered, old], tmp_path, lang) == \
+                said[lang] + ["Automatic (Union, the only legal choice): open fire."]
+
+
 def test_mail_lines_leave_out_the_small_decisions(long_games):
     game = long_games[0]
     lines = events_in_words(game, limit=10_000)
@@ -188,24 +218,12 @@ def test_the_pages_carry_the_servers_words(server):
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run static/words.js")
 def test_the_browser_says_every_event_as_the_server_does(long_games, tmp_path):
-    events = [e for game in long_games[:2] for e in game] + server_event_samples()
+    events = [e for game in long_games[:2] for e in game] + server_event_samples() + auto_event_samples()
     expected = []
     n = Narrator(box_names())
     for e in events:
         expected.append(n.describe(e))
-    case = tmp_path / "case.json"
-    case.write_text(json.dumps({"events": events, "words": words_data(), "boxes": box_names()}))
-    script = tmp_path / "say.mjs"
-    script.write_text(
-        'import fs from "fs";\n'
-        'const c = JSON.parse(fs.readFileSync(process.argv[2]));\n'
-        'globalThis.document = { getElementById: () => ({ textContent: JSON.stringify(c.words) }) };\n'
-        'const { Narrator } = await import(process.argv[3]);\n'
-        'const n = new Narrator((id) => c.boxes[id] || String(id));\n'
-        'process.stdout.write(JSON.stringify(c.events.map((e) => n.say(e).text)));\n')
-    out = subprocess.run(["node", str(script), str(case), (ROOT / "static" / "words.js").as_uri()],
-                         capture_output=True, text=True, timeout=120, check=True)
-    said = json.loads(out.stdout)
+    said = said_by_the_browser(events, tmp_path)
     assert len(said) == len(expected)
     differ = [(e["type"], x, y) for e, x, y in zip(events, expected, said) if x != y]
     assert not differ, differ[:5]

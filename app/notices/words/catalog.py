@@ -59,6 +59,10 @@ EVENTS = {
     "server.adjudicate_draw": "An administrator ({by}) adjudicated the game: a draw. {reason}.",
     "server.annul": "An administrator ({by}) annulled the game: {reason}.",
     "server.auto": "Automatic ({side}): {action_type}.",
+    # a forced move or a standing order's answer, said in the reader's language ("template" in
+    # the event's data); older events carry their English sentence as "text"
+    "server.auto_forced": "Automatic ({side}, the only legal choice): {choice}.",
+    "server.auto_orders": "Standing orders ({side}: {order_words}): {choice}.",
     "server.timeout": "{by} ({winner}) claims the win on time: the {side} player did not move in time.",
     "server.time_extended": "{by} gives the {side} player {days} more days.",
     "server.computer_takeover": "{by} gives the {side} seat, left by its player, to {username}.",
@@ -161,6 +165,11 @@ PARTS = {
     "first_turn_unknown": "The first Player Turn",
     "hit": "HIT", "miss": "miss",
     "crack_target": "crack target {n}", "entrenched": "entrenched −1", "river": "river +1",
+    # the standing battle orders (app.playbyturn.orders), by their key
+    "order_stand": "defending cavalry stands", "order_spread": "spread fire",
+    "order_reduced": "finish reduced units first", "order_retreat_after_round": "retreat after round {round}",
+    "order_outnumbered": "retreat when outnumbered", "order_never_reinforce": "never reinforce",
+    "order_promote": "promote after a win", "order_no_promotion": "no promotion",
 }
 
 # Decisions too small for a mail: the log shows them in grey, notices leave them out.
@@ -172,7 +181,8 @@ MINOR = ["server.create", "action.end_march", "action.end_movement", "action.ope
 STYLE = {"battle": "ev-battle", "battle_won": "ev-battle", "eliminated": "loss", "captured": "capture",
          "game_over": "over", "game_over_draw": "over", "server.rewind": "over", "server.adjudicate": "over",
          "server.adjudicate_draw": "over", "server.annul": "over", "server.accept_draw": "over",
-         "server.auto": "auto", "roll.fire.hit": "hit", "roll.fire.miss": "miss"}
+         "server.auto": "auto", "server.auto_forced": "auto", "server.auto_orders": "auto",
+         "roll.fire.hit": "hit", "roll.fire.miss": "miss"}
 
 PHASES = {
     "setup": "setup", "marches_roll": "roll for marches", "movement": "movement", "battle_choice": "combat",

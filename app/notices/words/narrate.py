@@ -48,6 +48,8 @@ def template_key(ev: Mapping[str, Any]) -> str:
 
 
 def _server_key(t: str, d: Mapping[str, Any]) -> str:
+    if d.get("template") in EVENTS:       # the event names its template (before its English "text")
+        return str(d["template"])
     if d.get("text"):
         return "server.text"
     if t == "create" and d.get("rematch_of"):
@@ -81,6 +83,7 @@ class Narrator:
         w = words_data(lang)
         self.unit_types, self.leaders = w["unit_types"], w["leaders"]
         self.events, self.parts, self.sides, self.ways = w["events"], w["parts"], w["sides"], w["ways"]
+        self.choices = w["choices"]
 
     # ---------------------------------------------------------------- names
     def box(self, b: Any) -> str:
@@ -146,10 +149,25 @@ class Narrator:
         out["action_type"] = str((d.get("action") or {}).get("type") or d.get("type") or "").replace("_", " ")
         box = self.battle_box
         out["at_battle"] = fill(self.parts["at_battle"], {"box": self.box(box)}) if box else ""
+        if key in ("server.auto_forced", "server.auto_orders"):
+            out["choice"] = self.choice(d.get("action") or {})
+            out["order_words"] = fill(self.parts.get(f"order_{d.get('order_key')}", ""), out)
         came_from = self.where(d.get("unit")) if key == "action.reinforce" else None
         moved_in = came_from and came_from != box
         out["from_box"] = fill(self.parts["from_box"], {"from": self.box(came_from)}) if moved_in else ""
         return out
+
+    def choice(self, action: Mapping[str, Any]) -> str:
+        """A legal action in the words of its button on the game page (CHOICES)."""
+        template = self.choices.get(str(action.get("type")))
+        if not isinstance(template, str):
+            return str(action.get("type") or "").replace("_", " ")
+        values = {k: self.formatted(FIELD_KINDS.get(k, "plain"), v) for k, v in action.items()}
+        path = action.get("path") or []
+        values["dest"] = self.box(path[-1]) if path else ""
+        ways = dict.fromkeys(self.ways.get(str(w), str(w)) for w in action.get("by") or [])
+        values["by_words"] = self.choices["by_joiner"].join(ways)
+        return tidy(fill(template, values))
 
     def where(self, uid: Any) -> str | None:
         if uid is None:
