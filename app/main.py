@@ -50,6 +50,7 @@ from .http import (
     unsubscribe,
 )
 from .http.assets import StaticAssets
+from .i18n import N_
 from .notices import waiting
 from .notices.mailer import Worker
 from .notices.outbox import Notices
@@ -139,8 +140,9 @@ def _install_error_handlers(app: FastAPI) -> None:
     async def invalid(request: Request, exc: RequestValidationError):
         errors = exc.errors()
         if any(e.get("type") == "json_invalid" for e in errors):
-            return JSONResponse(status_code=400, content={"detail": "malformed JSON in the request body",
-                                                          "code": "malformed_json"})
+            malformed = ApiError(400, N_("malformed JSON in the request body"), "malformed_json")
+            return JSONResponse(status_code=400, content={"detail": refusals.said(request, malformed),
+                                                          "code": malformed.code})
         parts = []
         for e in errors:
             loc = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
@@ -153,7 +155,8 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(SqlDataError)
     async def out_of_range(request: Request, exc: Exception):
         refusal = errors.out_of_range()
-        return JSONResponse(status_code=refusal.status, content={"detail": refusal.detail, "code": refusal.code})
+        return JSONResponse(status_code=refusal.status,
+                            content={"detail": refusals.said(request, refusal), "code": refusal.code})
 
     app.add_exception_handler(RateLimited, limits.too_many_requests)
 

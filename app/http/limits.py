@@ -9,7 +9,10 @@ from fastapi import Request
 from fastapi.responses import JSONResponse
 from starlette.requests import HTTPConnection
 
+from ..core.errors import ApiError
 from ..guard.ratelimit import RateLimited, RateLimiter, account_key
+from ..i18n import N_
+from . import refusals
 
 
 def limiter(conn: HTTPConnection) -> RateLimiter:
@@ -30,5 +33,8 @@ def per_account(conn: HTTPConnection, name: str, user_id: int) -> None:
 
 async def too_many_requests(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RateLimited)
+    refusal = ApiError(429, N_("too many requests ({name}); try again in {seconds} s"), "rate_limited",
+                       {"name": exc.name, "seconds": exc.retry_after})
     return JSONResponse(status_code=429, headers={"Retry-After": str(exc.retry_after)},
-                        content={"detail": str(exc), "code": "rate_limited", "retry_after": exc.retry_after})
+                        content={"detail": refusals.said(request, refusal), "code": refusal.code,
+                                 "retry_after": exc.retry_after})
