@@ -13,13 +13,23 @@ import ipaddress
 import socket
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import SplitResult, urlsplit
+
+from rules_engine.errors import Reason
+
+from ..i18n import N_
 
 Resolver = Callable[[str, int], Iterable[str]]
 
 
 class BlockedDestination(ValueError):
-    """The URL may not be fetched; the message says why, in words for the user."""
+    """The URL may not be fetched; the message says why, in words for the user: `reason`,
+    a message of the catalogues with its values (said in the reader's language)."""
+
+    def __init__(self, template: str, **values: Any):
+        self.reason = Reason(template, values)
+        super().__init__(self.reason)
 
 
 @dataclass(frozen=True)
@@ -44,7 +54,7 @@ def system_resolver(host: str, port: int) -> list[str]:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError, ValueError) as exc:  # ValueError: a NUL in the name
-        raise BlockedDestination(f"the host name {host!r} does not resolve") from exc
+        raise BlockedDestination(N_("the host name {host} does not resolve"), host=repr(host)) from exc
     return [str(info[4][0]) for info in infos]
 
 
@@ -67,7 +77,7 @@ def _port(scheme: str, parts: SplitResult) -> int:
     if port is None:
         return 443 if scheme == "https" else 80
     if port == 0:
-        raise BlockedDestination("the address has an invalid port")
+        raise BlockedDestination(N_("the address has an invalid port"))
     return port
 
 
@@ -75,22 +85,21 @@ def check_url(url: str, allow_hosts: Iterable[str] = (), resolve: Resolver = sys
     """The destination to connect to, or BlockedDestination naming the reason."""
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https"):
-        raise BlockedDestination("only http:// and https:// addresses can receive notices")
+        raise BlockedDestination(N_("only http:// and https:// addresses can receive notices"))
     if parts.username or parts.password:
-        raise BlockedDestination("the address may not carry a user name or password")
+        raise BlockedDestination(N_("the address may not carry a user name or password"))
     host = (parts.hostname or "").rstrip(".").lower()
     if not host:
-        raise BlockedDestination("the address has no host name")
+        raise BlockedDestination(N_("the address has no host name"))
     port = _port(parts.scheme, parts)
     addresses = list(resolve(host, port))
     if not addresses:
-        raise BlockedDestination(f"the host name {host!r} does not resolve")
+        raise BlockedDestination(N_("the host name {host} does not resolve"), host=repr(host))
     allowed = host in {h.rstrip(".").lower() for h in allow_hosts}
     if not allowed:
         for address in addresses:
             if not is_public(address):
-                raise BlockedDestination(
-                    f"{host!r} is a private, local or reserved address ({address}); notices go "
-                    "only to public addresses")
+                raise BlockedDestination(N_("{host} is a private, local or reserved address ({address}); notices "
+                                            "go only to public addresses"), host=repr(host), address=address)
     return Destination(url=url, scheme=parts.scheme, host=host, port=port,
                        addresses=tuple(dict.fromkeys(addresses)), allowed_by_operator=allowed)

@@ -157,7 +157,7 @@ def _check_destination(request: Request, url: str) -> None:
         check_url(url, deps.settings(request).webhook_allowed_hosts)
     except BlockedDestination as exc:
         raise ApiError(422, N_("this webhook address cannot be used: {reason}"), "blocked_destination",
-                       {"reason": exc}) from None
+                       {"reason": exc.reason}) from None
 
 
 @api.delete("/me/webhook")

@@ -111,9 +111,14 @@ def test_clock_and_settings_refusals_in_the_readers_language(server):
     assert refusal(r, 422, "invalid_email") == "der Teil vor dem @ hat höchstens 64 Zeichen"
     r = a.http.put("/api/me/notifications", json={"time_zone": "Mars/Olympus"})
     assert refusal(r, 422, "invalid_time_zone").startswith("ismeretlen időzóna: 'Mars/Olympus'")
+    r = b.http.put("/api/me/webhook", json={"url": "http://10.0.0.7/hook"})
+    assert refusal(r, 422, "blocked_destination") == (
+        "diese Webhook-Adresse kann nicht verwendet werden: '10.0.0.7' ist eine private, lokale oder reservierte "
+        "Adresse (10.0.0.7); Benachrichtigungen gehen nur an öffentliche Adressen")
     r = a.http.post("/api/me/webhook/test")
     assert refusal(r, 409, "no_webhook") == "előbb regisztrálj egy webhookot"
     # nothing changed
     prefs = a.http.get("/api/me/notifications").json()
     assert prefs["mail_mode"] == "turn" and prefs["time_zone"] == "UTC"
     assert b.http.get("/api/me/notifications").json()["email"] is None
+    assert b.http.get("/api/me/notifications").json()["webhook"] is None
