@@ -33,8 +33,13 @@ def per_account(conn: HTTPConnection, name: str, user_id: int) -> None:
 
 async def too_many_requests(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RateLimited)
-    refusal = ApiError(429, N_("too many requests ({name}); try again in {seconds} s"), "rate_limited",
-                       {"name": exc.name, "seconds": exc.retry_after})
+    refusal = too_many(exc)
     return JSONResponse(status_code=429, headers={"Retry-After": str(exc.retry_after)},
                         content={"detail": refusals.said(request, refusal), "code": refusal.code,
                                  "retry_after": exc.retry_after})
+
+
+def too_many(exc: RateLimited) -> ApiError:
+    """A rate limit's refusal, said in the reader's language (HTTP and game sockets)."""
+    return ApiError(429, N_("too many requests ({name}); try again in {seconds} s"), "rate_limited",
+                    {"name": exc.name, "seconds": exc.retry_after})

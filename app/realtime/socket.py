@@ -22,7 +22,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from ..accounts import security
 from ..core.errors import ApiError, out_of_range
 from ..guard.ratelimit import RateLimited, account_key
-from ..http import refusals
+from ..http import limits, refusals
 from ..i18n import N_
 from . import protocol
 from .channel import Subscriber
@@ -283,7 +283,7 @@ async def _handle(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, raw: 
     except ApiError as exc:
         sub.put(_err(exc.status, refusals.said_on_socket(ws, user, exc), exc.code, of=kind, **echo))
     except RateLimited as exc:
-        sub.put(_err(429, str(exc), "rate_limited", of=kind, **echo))
+        sub.put(_err(429, refusals.said_on_socket(ws, user, limits.too_many(exc)), "rate_limited", of=kind, **echo))
     except (OverflowError, SqlDataError):
         refusal = out_of_range()
         sub.put(_err(refusal.status, refusal.detail, refusal.code, of=kind, **echo))
