@@ -12,7 +12,8 @@ from typing import Any
 
 
 class Word(str):
-    """A value of a reason that is itself a word a server may translate (a side's name)."""
+    """A value of a reason that is itself a word a server may translate (a side's name,
+    a phase's): a word its catalogues do not hold is said as written."""
 
 
 class Reason(str):

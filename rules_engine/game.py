@@ -242,7 +242,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, Ch
         if expected:
             who = Word(self.to_act.capitalize()) if self.to_act else Word("Nobody")
             return because("'{kind}' is not possible now: {who} is to act in the {phase} and may: {actions}.",
-                           kind=kind, who=who, phase=self.phase.replace("_", " "), actions=", ".join(expected))
+                           kind=kind, who=who, phase=Word(self.phase.replace("_", " ")), actions=", ".join(expected))
         return because("No action is possible now.")
 
     def _vocabulary(self) -> frozenset[str]:

@@ -65,7 +65,8 @@ def test_the_rules_engines_reasons_are_said_in_the_readers_language(server):
     speaking(a, "hu")
     seq = a.game(gid)["seq"]
     said = refusal(a.act(gid, {"type": "roll_recruits"}), 422, "illegal_action")
-    assert said.startswith("szabálytalan lépés: 'roll_recruits' most nem lehetséges: Unió lép"), said
+    assert said.startswith("szabálytalan lépés: 'roll_recruits' most nem lehetséges: Unió lép ebben a "
+                           "szakaszban: mozgás, "), said
     assert "és ezek közül választhat: " in said and "end_movement" in said, said
     said = refusal(a.act(gid, {"type": "activate", "box": "atlantis"}), 422, "illegal_action")
     assert said == "szabálytalan lépés: Nincs ilyen mező: 'atlantis'."
