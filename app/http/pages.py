@@ -63,11 +63,11 @@ def assets() -> Manifest:
 
 env.globals["static_url"] = lambda name: assets().url(name)
 
-SIDE_NAMES = {"union": "Union", "confederate": "Confederate"}
-MODE_NAMES = {"live": "Live", "async": "By turn"}
+SIDE_NAMES = {"union": N_("Union"), "confederate": N_("Confederate")}
+MODE_NAMES = {"live": N_("Live"), "async": N_("By turn")}
 # how the server's own ways of ending a game read after the result ("Draw by agreement");
 # the engine's victory reasons are sentences of their own
-RESULT_REASONS = {"resignation": "by resignation", "agreement": "by agreement"}
+RESULT_REASONS = {"resignation": N_("by resignation"), "agreement": N_("by agreement")}
 # a game's status where a list shows it ("open" waits for a second player)
 STATUS_NAMES = {"open": N_("waiting for an opponent"), "active": N_("in play"), "finished": N_("finished"),
                 "aborted": N_("aborted")}

@@ -4,22 +4,15 @@ is left on the game page: no visible text (nor a label read aloud) is the Englis
 catalogue message that has a translation, and no common English word shows."""
 from __future__ import annotations
 
-import re
 import uuid
-from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
+from english_left import english_left_in
 
 from .test_board import PASSWORD, _post
 from .test_play import click_map
 
-ROOT = Path(__file__).resolve().parents[2]
 VIEW = {"width": 1366, "height": 900}
-# words no Hungarian or German sentence of the site uses; box and leader names have none of them
-ENGLISH_WORDS = {"the", "and", "click", "your", "you", "with", "of", "is", "are", "waiting", "player", "turn",
-                 "units", "march", "marches", "movement", "roll", "recruitment", "cancel", "undo", "resign",
-                 "abort", "watching", "loading", "connecting", "forces", "battle", "list", "view", "replay"}
 # every visible text, and the labels a screen reader says, of the elements shown now
 VISIBLE_TEXTS = """() => {
   const out = [];
@@ -41,34 +34,8 @@ VISIBLE_TEXTS = """() => {
 }"""
 
 
-def english_messages(lang: str) -> list[tuple[str, re.Pattern]]:
-    """The English of every message whose `lang` translation says something else, as a pattern
-    where each {placeholder} may be anything."""
-    found = []
-    for domain in ("messages", "client"):
-        with (ROOT / "locale" / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as f:
-            catalogue = read_po(f)
-        for m in catalogue:
-            ids = m.id if isinstance(m.id, tuple | list) else (m.id,)
-            said = m.string if isinstance(m.string, tuple | list) else (m.string,)
-            for english in ids:
-                if english and english.strip() and english not in said and re.search("[A-Za-z]{3}", english):
-                    parts = re.split(r"\{\w+\}", english.strip())
-                    found.append((english, re.compile(".*?".join(re.escape(p) for p in parts), re.S)))
-    return found
-
-
 def english_left(page, lang: str) -> list[str]:
-    texts = page.evaluate(VISIBLE_TEXTS)
-    left = []
-    for text in texts:
-        for english, pattern in english_messages(lang):
-            if pattern.fullmatch(text) or (" " in english and "{" not in english and english in text):
-                left.append(f"{text!r} is the English {english!r}")
-        words = {w.lower() for w in re.findall(r"[A-Za-z]+", text)} & ENGLISH_WORDS
-        if words:
-            left.append(f"{text!r} has the English word(s) {sorted(words)}")
-    return sorted(set(left))
+    return english_left_in(page.evaluate(VISIBLE_TEXTS), lang)
 
 
 def new_game_in(browser, base: str, lang: str):
