@@ -131,3 +131,36 @@ def test_first_decisions_of_a_game_leave_no_english(server, browser, artifacts, 
     assert not errors, errors
     for c in ctxs.values():
         c.close()
+
+
+def test_the_settings_pages_script_texts_leave_no_english(server, browser, artifacts):
+    """What static/settings.js and static/notify.js write into the settings page (the token
+    list, the address's and the vacation's state) in German, the token's date as German
+    writes dates (one language: the server-rendered pages are checked in both, in
+    tests/server/test_page_language.py)."""
+    lang = "de"
+    ctx = browser.new_context(viewport=VIEW, locale="de-DE")
+    username = f"{lang}set{uuid.uuid4().hex[:6]}"
+    assert ctx.request.post(server + "/api/auth/register", data={"username": username, "password": PASSWORD}).ok
+    _post(ctx, server, "/api/auth/tokens", {"name": "bot"})
+    token = next(c["value"] for c in ctx.cookies() if c["name"] == "hd_csrf")
+    r = ctx.request.put(server + "/api/me/notifications", data={"email": f"{username}@example.org"},
+                        headers={"X-CSRF-Token": token})
+    assert r.ok, r.text()
+    _post(ctx, server, "/api/me/vacation", {"days": 3})
+    errors: list[str] = []
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/settings")
+    page.wait_for_function("() => document.querySelector('#tokens li button')"
+                           " && document.getElementById('vacation-status').textContent.trim() !== ''")
+    left = english_left_in(page.evaluate(VISIBLE_TEXTS), lang, names=[username, "bot"])
+    if left:
+        page.screenshot(path=str(artifacts / f"i18n-{lang}-settings.png"))
+    assert not left, "; ".join(left[:12])
+    created = page.locator("#tokens li").first.text_content()
+    today = page.evaluate("() => new Intl.DateTimeFormat('de', { dateStyle: 'medium' }).format(new Date())")
+    assert today in created, created
+    assert page.locator("#tokens li button").first.text_content() == "Widerrufen"
+    assert errors == []
+    ctx.close()
