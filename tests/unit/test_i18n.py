@@ -120,3 +120,12 @@ def test_every_word_a_page_script_says_is_in_the_catalogue(sources):
     said = {(path.name, m.group(2)) for path in sorted((ROOT / "static").glob("*.js"))
             for m in SCRIPT_CALL.finditer(path.read_text()) if "${" not in m.group(2)}
     assert said and {(name, text) for name, text in said if text not in client} == set()
+
+
+def test_a_sentence_with_markup_keeps_the_templates_markup_and_escapes_the_rest():
+    from app.http.pages import env
+    page = env.from_string('{% set account %}<strong>{{ name }}</strong>{% endset %}'
+                           '{{ html_fill(_("Stop all mail from {site} for the account {username}?"), '
+                           'site=site, username=account) }}')
+    said = page.render(_=translator("de"), name="<i>eve</i>", site="A & B")
+    assert said == "Alle Mails von A &amp; B für das Konto <strong>&lt;i&gt;eve&lt;/i&gt;</strong> abbestellen?"
