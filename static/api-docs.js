@@ -1,5 +1,8 @@
 // The /docs page: lists the operations of /openapi.json, grouped by tag (no third-party code).
+// The page's own words are translated; the operations' summaries, descriptions, tags and
+// field names are the server's developer reference, shown as the code writes them.
 import { el } from "./api.js";
+import { t, tn } from "./i18n.js";
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
 
@@ -25,12 +28,12 @@ function fieldRows(spec, schema) {
   return Object.entries(s.properties || {}).map(([name, p]) => el("tr", {},
     el("td", { class: "mono" }, name, required.has(name) ? " *" : ""),
     el("td", { class: "mono" }, typeName(spec, p)),
-    el("td", {}, p.description || (p.default !== undefined ? `default ${JSON.stringify(p.default)}` : ""))));
+    el("td", {}, p.description || (p.default !== undefined ? t("default {value}", { value: JSON.stringify(p.default) }) : ""))));
 }
 
 function table(rows) {
   if (!rows.length) return null;
-  return el("table", { class: "api-fields" }, el("tr", {}, el("th", {}, "name"), el("th", {}, "type"), el("th", {}, "")), rows);
+  return el("table", { class: "api-fields" }, el("tr", {}, el("th", {}, t("name")), el("th", {}, t("type")), el("th", {}, "")), rows);
 }
 
 function operation(spec, method, path, op) {
@@ -43,10 +46,10 @@ function operation(spec, method, path, op) {
     el("summary", {}, el("span", { class: `api-method ${method}` }, method.toUpperCase()), " ",
       el("code", {}, path), " ", el("span", { class: "hint" }, op.summary || "")),
     op.description ? el("p", { class: "api-description" }, op.description) : null,
-    params.length ? el("h4", {}, "Parameters") : null, table(params),
-    body ? el("h4", {}, `Body: ${typeName(spec, body.schema)}`) : null,
+    params.length ? el("h4", {}, t("Parameters")) : null, table(params),
+    body ? el("h4", {}, t("Body: {type}", { type: typeName(spec, body.schema) })) : null,
     body ? table(fieldRows(spec, body.schema)) : null,
-    el("p", { class: "hint" }, "Answers: ", Object.keys(op.responses || {}).join(", ")));
+    el("p", { class: "hint" }, t("Answers: {codes}", { codes: Object.keys(op.responses || {}).join(", ") })));
 }
 
 async function main() {
@@ -55,7 +58,7 @@ async function main() {
   try {
     spec = await (await fetch("/openapi.json", { credentials: "same-origin" })).json();
   } catch (e) {
-    status.textContent = `Could not load /openapi.json: ${e.message}`;
+    status.textContent = t("Could not load {address}: {reason}", { address: "/openapi.json", reason: e.message });
     return;
   }
   const groups = new Map();
@@ -73,7 +76,9 @@ async function main() {
     nav.append(el("a", { href: `#tag-${tag}` }, tag));
     out.append(el("section", { class: "card stack api-tag", id: `tag-${tag}` }, el("h2", {}, tag), ops));
   }
-  status.textContent = `${spec.info.title}, version ${spec.info.version}: ${[...groups.values()].flat().length} operations.`;
+  const count = [...groups.values()].flat().length;
+  status.textContent = tn("{title}, version {version}: {n} operation.", "{title}, version {version}: {n} operations.", count,
+    { title: spec.info.title, version: spec.info.version });
 }
 
 main();

@@ -1,4 +1,6 @@
 // Small helpers shared by the pages: JSON API calls with the CSRF header, text-only DOM.
+import { t } from "./i18n.js";
+
 export function csrf() {
   const m = document.cookie.match(/(?:^|;\s*)hd_csrf=([^;]+)/);
   return m ? decodeURIComponent(m[1]) : "";
@@ -12,11 +14,17 @@ export async function api(path, body, method) {
     opts.body = JSON.stringify(body);
   }
   if (opts.method !== "GET") opts.headers["X-CSRF-Token"] = csrf();
-  const res = await fetch(path, opts);
+  let res;
+  try {
+    res = await fetch(path, opts);
+  } catch (e) {
+    // the browser's own words for a lost connection are in the browser's language, not the page's
+    throw new Error(t("The server cannot be reached: check the connection and try again."));
+  }
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
   if (!res.ok) {
-    const err = new Error((data && data.detail) || `${res.status} ${res.statusText}`);
+    const err = new Error((data && data.detail) || t("The server answered with an error ({status}).", { status: res.status }));
     err.status = res.status; err.code = data && data.code;
     throw err;
   }

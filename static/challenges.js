@@ -1,6 +1,7 @@
 // Challenges on the site: the form on a player's profile, and accepting or declining
 // the challenges listed in the lobby.
 import { api, showError } from "./api.js";
+import { t } from "./i18n.js";
 
 const form = document.getElementById("challenge");
 if (form) {
@@ -12,7 +13,7 @@ if (form) {
     try {
       await api(`/api/challenges/${encodeURIComponent(form.dataset.username)}`, { scenario: fd.get("scenario"),
         side: fd.get("side"), mode: fd.get("mode"), rated: fd.get("rated") === "on" });
-      sent.textContent = `Challenge sent: the game starts when ${form.dataset.username} accepts it.`;
+      sent.textContent = t("Challenge sent: the game starts when {username} accepts it.", { username: form.dataset.username });
       sent.hidden = false;
     } catch (e) {
       showError(form, e.message);
@@ -21,15 +22,15 @@ if (form) {
 }
 
 document.addEventListener("click", async (ev) => {
-  const t = ev.target.closest("[data-accept],[data-decline]");
-  if (!t) return;
+  const button = ev.target.closest("[data-accept],[data-decline]");
+  if (!button) return;
   try {
-    if (t.dataset.accept) {
-      const out = await api(`/api/challenges/${encodeURIComponent(t.dataset.accept)}/accept`, {});
+    if (button.dataset.accept) {
+      const out = await api(`/api/challenges/${encodeURIComponent(button.dataset.accept)}/accept`, {});
       location.assign(`/games/${encodeURIComponent(out.game.id)}`);
     } else {
-      await api(`/api/challenges/${encodeURIComponent(t.dataset.decline)}/decline`, {});
-      t.closest("li").remove();
+      await api(`/api/challenges/${encodeURIComponent(button.dataset.decline)}/decline`, {});
+      button.closest("li").remove();
     }
   } catch (e) {
     showError(document, e.message);

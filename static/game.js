@@ -185,7 +185,9 @@ function noticeSilentRecruitment(events) {
   if (!roll || !s || !game.yourSides.includes(roll.data.side)) return;
   if ((s.phase === "recruitment" || s.phase === "leaders") && s.side === roll.data.side) return;
   const why = recruitLimits(s, roll.data.side, [], boot.types);
-  notice(t("Recruitment ended at once: {why}.", { why: why.length ? why.join("; ") : t("no city of yours can recruit now") }));
+  // (the inner words are said first: the catalogue's extractor sees one t() per call)
+  const reasons = why.length ? why.join("; ") : t("no city of yours can recruit now");
+  notice(t("Recruitment ended at once: {why}.", { why: reasons }));
 }
 
 let undoT = null;
@@ -572,7 +574,8 @@ function oddsWords(id) {
   if (!needs.length) return null;
   const all = new Set(needs.map(([, n]) => n));
   if (all.size === 1) return t("hits on {need} or less", { need: [...all][0] });
-  return t("hits on {needs}", { needs: needs.map(([target, n]) => t("{need} vs {target}", { need: n, target: uname(target) })).join(", ") });
+  const each = needs.map(([target, n]) => t("{need} vs {target}", { need: n, target: uname(target) }));
+  return t("hits on {needs}", { needs: each.join(", ") });
 }
 
 function battleCounter(u, legal, selected) {

@@ -6,9 +6,18 @@ import { api } from "./api.js";
 
 const form = document.getElementById("new-game");
 const field = (name) => form.querySelector(`[data-error-for="${name}"]`);
-// which field a refusal is about, by the words of its reason (the general line otherwise)
+// which field a refusal is about: one of the reasons the options are greyed with now (in
+// the reader's language) is about the options; else by the words of an English reason; else
+// the general line
 const FIELD_WORDS = [["options", /option|ending|sudden death|11\.[13]/i], ["scenario", /scenario/i],
   ["mode", /mode|days_per_move|time per move/i], ["side", /\bside\b/i]];
+let refusedNow = [];
+
+function fieldOf(message) {
+  if (refusedNow.some((reason) => message.includes(reason))) return "options";
+  const hit = FIELD_WORDS.find(([, re]) => re.test(message));
+  return hit ? hit[0] : null;
+}
 
 function body() {
   const fd = new FormData(form);
@@ -18,13 +27,12 @@ function body() {
   return out;
 }
 
-function showFieldError(message) {
+function showFieldError(message, name = message ? fieldOf(message) : null) {
   for (const e of form.querySelectorAll("[data-error-for]")) { e.textContent = ""; e.hidden = true; }
   const general = form.querySelector(".form-error");
   general.textContent = ""; general.hidden = true;
   if (!message) return;
-  const hit = FIELD_WORDS.find(([, re]) => re.test(message));
-  const target = hit ? field(hit[0]) : general;
+  const target = name ? field(name) : general;
   target.textContent = message;
   target.hidden = false;
 }
@@ -42,6 +50,7 @@ async function showRefusals() {
   let out;
   try { out = await api(`/api/options/refusals?${q}`); } catch (e) { showFieldError(e.message); return; }
   if (mine !== asked) return;          // a later change asked again
+  refusedNow = Object.values(out.refused).filter(Boolean);
   let clash = null;
   for (const span of form.querySelectorAll("[data-refusal]")) {
     const input = form.querySelector(`input[name="options"][value="${CSS.escape(span.dataset.refusal)}"]`);
@@ -55,7 +64,7 @@ async function showRefusals() {
     input.disabled = !!reason && !input.checked;
     if (reason && input.checked) clash = reason;
   }
-  showFieldError(clash);
+  showFieldError(clash, "options");
 }
 
 form.addEventListener("change", (ev) => {

@@ -2,7 +2,7 @@
 // settings (mail, webhook, vacation), the game page's clock / claim / standing orders
 // panel and the admin outbox's retry buttons. Text only in the DOM (no HTML strings).
 import { api, el, showError } from "./api.js";
-import { t, tn } from "./i18n.js";
+import { dateTime, t, tn } from "./i18n.js";
 
 const $ = (s) => document.querySelector(s);
 
@@ -73,19 +73,20 @@ async function loadPrefs() {
   for (const r of document.querySelectorAll("input[name=mail_mode]")) r.checked = r.value === p.mail_mode;
   $("#mail-zone").value = p.time_zone || "UTC";
   $("#mail-hour").value = String(p.digest_hour ?? 8);
-  $("#mail-status").textContent = !p.email ? "No address: no mail is sent."
-    : p.email_verified ? `Confirmed: notices go to ${p.email}.` : `Not confirmed yet: open the link we mailed to ${p.email}.`;
+  $("#mail-status").textContent = !p.email ? t("No address: no mail is sent.")
+    : p.email_verified ? t("Confirmed: notices go to {email}.", { email: p.email })
+    : t("Not confirmed yet: open the link we mailed to {email}.", { email: p.email });
   $("#mail-verify").hidden = !p.email || p.email_verified;
   const h = p.webhook;
   $("#hook-url").value = h ? h.url : "";
   $("#hook-key").value = h ? h.json_key : "content";
   $("#hook-prefix").value = h ? h.prefix : "";
-  $("#hook-status").textContent = !h ? "No webhook." :
-    h.last_error ? `Last error (${(h.last_error_at || "").slice(0, 16).replace("T", " ")}): ${h.last_error}` :
-    h.last_ok_at ? `Last delivered ${h.last_ok_at.slice(0, 16).replace("T", " ")}.` : "Nothing sent yet.";
+  $("#hook-status").textContent = !h ? t("No webhook.") :
+    h.last_error ? t("Last error ({when}): {error}", { when: dateTime(h.last_error_at), error: h.last_error }) :
+    h.last_ok_at ? t("Last delivered {when}.", { when: dateTime(h.last_ok_at) }) : t("Nothing sent yet.");
   const v = p.vacation;
-  $("#vacation-status").textContent = (v.on_vacation ? `On vacation until ${v.until.slice(0, 16).replace("T", " ")} (UTC): your clocks are paused. ` : "")
-    + `${v.days_left} of ${v.days_per_year} vacation days left this year.`;
+  $("#vacation-status").textContent = (v.on_vacation ? `${t("On vacation until {when}: your clocks are paused.", { when: dateTime(v.until) })} ` : "")
+    + tn("{n} of {total} vacation day left this year.", "{n} of {total} vacation days left this year.", v.days_left, { total: v.days_per_year });
   $("#vacation-end").hidden = !v.on_vacation;
 }
 
@@ -94,7 +95,7 @@ function showSecret(p) {
   const secret = p && p.webhook && p.webhook.secret;
   if (!secret) return;
   const box = $("#hook-secret");
-  box.replaceChildren("Signing secret (copy it now: it is not shown again): ", el("code", {}, secret));
+  box.replaceChildren(`${t("Signing secret (copy it now: it is not shown again):")} `, el("code", {}, secret));
   box.hidden = false;
 }
 

@@ -8,7 +8,7 @@ import { MapView, SIDE_NAME } from "./map.js";
 import { Describer } from "./log.js";
 import { foldFrames } from "./game-state.js";
 import { WORDS, phaseName, sideName, statusWords } from "./words.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const $ = (id) => document.getElementById(id);
@@ -41,15 +41,16 @@ async function loadGame(id) {
 }
 
 async function loadFile(file) {
-  $("file-msg").textContent = "Checking and replaying…";
+  $("file-msg").textContent = t("Checking and replaying…");
   try {
     const text = await file.text();
     const res = await fetch("/api/replay/file", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
     const data = await res.json();
-    if (!res.ok) throw new Error(data.detail || res.statusText);
-    $("file-msg").textContent = data.verified ? "The file checks out." : `Problems found: ${data.problems.length} (see Verify).`;
+    if (!res.ok) throw new Error(data.detail || t("The server answered with an error ({status}).", { status: res.status }));
+    $("file-msg").textContent = data.verified ? t("The file checks out.")
+      : tn("{n} problem found (see Verify).", "{n} problems found (see Verify).", data.problems.length);
     start(data);
-  } catch (e) { $("file-msg").textContent = "Could not open the file: " + e.message; }
+  } catch (e) { $("file-msg").textContent = t("Could not open the file: {reason}", { reason: e.message }); }
 }
 
 function buildStates(frames) {
@@ -87,11 +88,11 @@ function buildLog() {
     try { d = describe(e); } catch (err) { d = { text: e.type }; }
     R.said[i] = d;
     const li = el("li", { class: `ev future ${d.cls || ""} ${e.status !== "effective" ? e.status : ""} ${e.source === "server" && ADMIN_TYPES.has(e.type) ? "admin" : ""}`,
-                          "data-seq": e.seq, "data-i": i, tabindex: 0, title: `seq ${e.seq}${e.status !== "effective" ? " · " + e.status : ""}` },
+                          "data-seq": e.seq, "data-i": i, tabindex: 0, title: `seq ${e.seq}${e.status !== "effective" ? " · " + eventStatus(e.status) : ""}` },
       d.heading ? el("strong", {}, d.heading) : null,
       d.die ? el("span", { class: `die-inline${d.hit === true ? " hit" : d.hit === false ? " miss" : ""}` }, String(d.die)) : null,
       d.text || "",
-      e.roll_index !== undefined ? el("span", { class: "vmark", "data-roll": e.seq, title: `die number ${e.roll_index + 1} of the game` }, `#${e.roll_index + 1}`) : null);
+      e.roll_index !== undefined ? el("span", { class: "vmark", "data-roll": e.seq, title: t("die number {number} of the game", { number: e.roll_index + 1 }) }, `#${e.roll_index + 1}`) : null);
     items.push(li);
     return li;
   });
@@ -100,6 +101,9 @@ function buildLog() {
 }
 
 const ADMIN_TYPES = new Set(["rewind", "adjudicate", "annul"]);
+// an event no longer in effect says why: undone, or superseded (by a rewind)
+const EVENT_STATUS = { undone: t("undone"), superseded: t("superseded") };
+const eventStatus = (status) => EVENT_STATUS[status] || status;
 // every event gets a line here, also those the game log leaves out
 function describe(e) {
   return describer.describe(e) || describer.plain(e);
@@ -167,7 +171,8 @@ function go(i) {
   const bd = document.body.dataset;
   bd.seq = e.seq; bd.frame = e.frame; bd.turn = s.turn; bd.phase = s.phase;
   $("r-seq").value = e.seq;
-  $("r-pos").textContent = `seq ${e.seq} of ${R.events[R.events.length - 1].seq}${e.status !== "effective" ? " · " + e.status : ""}`;
+  $("r-pos").textContent = t("seq {seq} of {last}", { seq: e.seq, last: R.events[R.events.length - 1].seq })
+    + (e.status !== "effective" ? ` · ${eventStatus(e.status)}` : "");
   if ($("dispute-seq")) $("dispute-seq").textContent = e.seq;
   history.replaceState(null, "", `#seq=${e.seq}`);
   metrics.stepMs.push(performance.now() - t0);
@@ -203,13 +208,14 @@ function renderDice() {
     el("table", { class: "faces" }, el("tr", {}, el("th", {}, t("face")), ...[1, 2, 3, 4, 5, 6].map((f) => el("th", {}, String(f))), el("th", {}, t("rolls"))),
       el("tr", {}, el("td", {}, t("count")), ...a.faces.map((c) => el("td", {}, String(c))), el("td", {}, String(a.rolls))),
       el("tr", {}, el("td", {}, t("expected")), ...a.faces.map(() => el("td", {}, (a.rolls / 6).toFixed(1))), el("td", {}, ""))),
-    el("p", { class: "hint" }, `mean ${a.mean ?? "–"} (fair: 3.5) · χ² ${a.chi_square ?? "–"} (above 11.07 happens 1 time in 20 with fair dice)`,
-      a.shots ? ` · fire: ${a.hits} hits from ${a.shots} shots, ${a.expected_hits} expected (${a.luck >= 0 ? "+" : ""}${a.luck})` : ""));
+    el("p", { class: "hint" }, t("mean {mean} (fair: 3.5) · χ² {chi} (above 11.07 happens 1 time in 20 with fair dice)", { mean: a.mean ?? "–", chi: a.chi_square ?? "–" }),
+      a.shots ? " · " + t("fire: {hits} hits from {shots} shots, {expected} expected ({luck})",
+        { hits: a.hits, shots: a.shots, expected: a.expected_hits, luck: (a.luck >= 0 ? "+" : "") + a.luck }) : ""));
   $("dice-stats").replaceChildren(
     table(`${SIDE_NAME.union}${seats.union ? " (" + seats.union + ")" : ""}`, st.union),
     table(`${SIDE_NAME.confederate}${seats.confederate ? " (" + seats.confederate + ")" : ""}`, st.confederate),
     table(t("All dice of the game"), st.all),
-    el("p", { class: "hint" }, "Dice of superseded events are left out. A player's dice over all games: /api/users/NAME/dice."));
+    el("p", { class: "hint" }, t("Dice of superseded events are left out. A player's dice over all games: {address}.", { address: "/api/users/NAME/dice" })));
 }
 
 // ---------------------------------------------------------------------------- verification
@@ -217,17 +223,18 @@ function renderVerify(extra) {
   const g = R.bundle.game, b = R.bundle;
   const rows = [
     el("h3", {}, t("Verifiable dice")),
-    el("p", {}, "Seed commitment (SHA-256 of the secret seed, published at the start):"), el("p", { class: "mono", id: "commitment" }, g.seed_commitment || "none"),
-    g.seed ? el("p", {}, "Seed (revealed because the game is over):") : el("p", {}, "The seed is revealed when the game ends; then every die can be recomputed here and with python -m rules_engine verify."),
+    el("p", {}, t("Seed commitment (SHA-256 of the secret seed, published at the start):")), el("p", { class: "mono", id: "commitment" }, g.seed_commitment || t("none")),
+    g.seed ? el("p", {}, t("Seed (revealed because the game is over):"))
+      : el("p", {}, t("The seed is revealed when the game ends; then every die can be recomputed here and with {command}.", { command: "python -m rules_engine verify" })),
     g.seed ? el("p", { class: "mono", id: "seed" }, g.seed) : null,
-    el("p", { id: "dice-check", role: "status" }, g.seed ? "Recomputing every die…" : ""),
+    el("p", { id: "dice-check", role: "status" }, g.seed ? t("Recomputing every die…") : ""),
     el("h3", {}, t("Tamper-evident log")),
-    el("p", {}, "Chain head (hash of the whole history):"), el("p", { class: "mono", id: "chain-head" }, g.chain_head || "–"),
-    el("p", { id: "chain-check" }, b.chain_ok ? "✓ the hash chain is intact from the header to the last event." : "✗ the hash chain is broken:"),
+    el("p", {}, t("Chain head (hash of the whole history):")), el("p", { class: "mono", id: "chain-head" }, g.chain_head || "–"),
+    el("p", { id: "chain-check" }, b.chain_ok ? `✓ ${t("the hash chain is intact from the header to the last event.")}` : `✗ ${t("the hash chain is broken:")}`),
   ];
   const probs = b.chain_problems || b.problems || [];
   if (probs.length) rows.push(el("ul", { class: "problems", id: "problems" }, ...probs.map((p) => el("li", {}, p))));
-  if (b.verified !== undefined) rows.push(el("p", { id: "file-verdict" }, b.verified ? "✓ verified: chain, dice and every decision re-decided by the rules engine." : "✗ this file does not verify."));
+  if (b.verified !== undefined) rows.push(el("p", { id: "file-verdict" }, b.verified ? `✓ ${t("verified: chain, dice and every decision re-decided by the rules engine.")}` : `✗ ${t("this file does not verify.")}`));
   if (extra) rows.push(extra);
   $("verify").replaceChildren(...rows);
 }
@@ -243,7 +250,10 @@ export async function seededRoll(key, index) {
 }
 async function verifyDice(seed, commitmentHex) {
   const out = $("dice-check");
-  if (!window.crypto || !crypto.subtle) { out.textContent = "This browser offers no WebCrypto here (it needs https): check with python -m rules_engine verify."; return; }
+  if (!window.crypto || !crypto.subtle) {
+    out.textContent = t("This browser offers no WebCrypto here (it needs https): check with {command}.", { command: "python -m rules_engine verify" });
+    return;
+  }
   const t0 = performance.now();
   const digest = hex(await crypto.subtle.digest("SHA-256", enc(seed)));
   const commitOk = digest === commitmentHex;
@@ -255,10 +265,12 @@ async function verifyDice(seed, commitmentHex) {
     const good = want === e.data.value;
     good ? ok++ : bad++;
     const mark = R.items[R.events.indexOf(e)].querySelector(".vmark");
-    if (mark) { mark.classList.add(good ? "ok" : "bad"); mark.textContent = good ? `#${e.roll_index + 1} ✓` : `#${e.roll_index + 1} ✗ seed gives ${want}`; }
+    if (mark) { mark.classList.add(good ? "ok" : "bad"); mark.textContent = good ? `#${e.roll_index + 1} ✓` : `#${e.roll_index + 1} ✗ ${t("seed gives {value}", { value: want })}`; }
   }
-  out.textContent = `${commitOk ? "✓ the seed matches the commitment." : "✗ the seed does NOT match the commitment!"} ` +
-    `${ok} dice recomputed in this browser from the seed: ${bad ? bad + " DO NOT match ✗" : "all match ✓"} (${Math.round(performance.now() - t0)} ms).`;
+  const ms = Math.round(performance.now() - t0);
+  out.textContent = `${commitOk ? `✓ ${t("the seed matches the commitment.")}` : `✗ ${t("the seed does NOT match the commitment!")}`} ` +
+    (bad ? `${tn("{n} die recomputed in this browser from the seed: {bad} DO NOT match ✗ ({ms} ms).", "{n} dice recomputed in this browser from the seed: {bad} DO NOT match ✗ ({ms} ms).", ok, { bad, ms })}`
+      : `${tn("{n} die recomputed in this browser from the seed: all match ✓ ({ms} ms).", "{n} dice recomputed in this browser from the seed: all match ✓ ({ms} ms).", ok, { ms })}`);
   out.dataset.ok = String(commitOk && !bad);
   document.body.dataset.diceChecked = commitOk && !bad ? "ok" : "bad";
 }
@@ -274,7 +286,7 @@ function setupDispute() {
     const seq = R.events[R.cur].seq;
     try {
       const d = await api(`/api/games/${encodeURIComponent(g.id)}/disputes`, { seq, text: $("dispute-text").value });
-      $("dispute-msg").textContent = `Dispute #${d.id} opened about seq ${seq}. An administrator will decide; you will be told.`;
+      $("dispute-msg").textContent = t("Dispute #{id} opened about seq {seq}. An administrator will decide; you will be told.", { id: d.id, seq });
       $("dispute-text").value = "";
     } catch (e) { $("dispute-msg").textContent = e.message; }
   });
@@ -309,5 +321,5 @@ for (const tab of document.querySelectorAll("[role=tab]")) {
 }
 window.__replayGo = (seq) => go(indexOfSeq(seq));
 
-if (boot.game_id) loadGame(boot.game_id).catch((e) => { $("r-pos").textContent = "Could not load the replay: " + e.message; });
+if (boot.game_id) loadGame(boot.game_id).catch((e) => { $("r-pos").textContent = t("Could not load the replay: {reason}", { reason: e.message }); });
 else $("file").addEventListener("change", (ev) => { if (ev.target.files[0]) loadFile(ev.target.files[0]); });

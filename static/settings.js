@@ -1,5 +1,6 @@
 // Settings page: per-browser display preferences and personal API tokens.
 import { api, el, showError } from "./api.js";
+import { dateTime, t } from "./i18n.js";
 
 const PREFS = "hd-prefs";
 const prefs = JSON.parse(localStorage.getItem(PREFS) || "{}");
@@ -17,11 +18,13 @@ for (const input of document.querySelectorAll("[data-pref]")) {
 const list = document.getElementById("tokens");
 async function loadTokens() {
   const out = await api("/api/auth/tokens");
-  list.replaceChildren(...out.tokens.map((t) => el("li", {}, `${t.name || "(unnamed)"} · created ${t.created_at.slice(0, 10)} `,
-    el("button", { type: "button", "aria-label": `Revoke token ${t.name || t.id}`, onclick: async () => {
-      await api(`/api/auth/tokens/${t.id}`, undefined, "DELETE"); loadTokens();
-    } }, "Revoke"))));
-  if (!out.tokens.length) list.replaceChildren(el("li", { class: "empty" }, "No tokens."));
+  const unnamed = t("(unnamed)");
+  list.replaceChildren(...out.tokens.map((token) => el("li", {},
+    t("{name} · created {when}", { name: token.name || unnamed, when: dateTime(token.created_at, { dateStyle: "medium" }) }), " ",
+    el("button", { type: "button", "aria-label": t("Revoke token {name}", { name: token.name || token.id }), onclick: async () => {
+      await api(`/api/auth/tokens/${token.id}`, undefined, "DELETE"); loadTokens();
+    } }, t("Revoke")))));
+  if (!out.tokens.length) list.replaceChildren(el("li", { class: "empty" }, t("No tokens.")));
 }
 document.getElementById("new-token").addEventListener("submit", async (ev) => {
   ev.preventDefault();
@@ -29,7 +32,7 @@ document.getElementById("new-token").addEventListener("submit", async (ev) => {
   try {
     const out = await api("/api/auth/tokens", { name });
     const p = document.getElementById("token-out");
-    p.textContent = `New token (shown once): ${out.token}`;
+    p.textContent = t("New token (shown once): {token}", { token: out.token });
     p.hidden = false;
     ev.target.reset();
     loadTokens();

@@ -324,11 +324,11 @@ def replay_page(game_id: str, request: Request, seq: int | None = None):
     with svc.db.read() as s:
         game = load_game(s, game_id, hot=True)
     if game is None:
-        return render(request, "error.html", status=404, message="There is no such game.")
+        return render(request, "error.html", status=404, message=N_("There is no such game."))
     if not may_replay(game, user):
         return render(request, "error.html", status=403,
-                      message="This game is being played: only its players (and administrators) may replay it "
-                              "before it ends.")
+                      message=N_("This game is being played: only its players (and administrators) may replay it "
+                                 "before it ends."))
     return render(request, "replay.html", boot=_boot(request, game_id=game_id, seq=seq), game_id=game_id)
 
 

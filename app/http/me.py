@@ -274,17 +274,17 @@ def notifications_page(request: Request):
 def verify_page(request: Request, t: str = ""):
     got = deps.notices(request).read_verify_token(t)
     if got is None:
-        return render(request, "notifications_message.html", status=400, title="Email address",
-                      message="This confirmation link is not valid or has expired.")
+        return render(request, "notifications_message.html", status=400, title=N_("Email address"),
+                      message=N_("This confirmation link is not valid or has expired."))
     uid, email = got
     with deps.db(request).write() as conn:
         u = conn.execute(select(outbox.T_USERS.c.email).where(outbox.T_USERS.c.id == uid)).first()
         if u is None or (u.email or "").lower() != email.lower():
-            return render(request, "notifications_message.html", status=409, title="Email address",
-                          message="This link is for an address that is no longer on the account.")
+            return render(request, "notifications_message.html", status=409, title=N_("Email address"),
+                          message=N_("This link is for an address that is no longer on the account."))
         outbox.ensure_prefs(conn, uid)
         conn.execute(update(outbox.T_PREFS).where(outbox.T_PREFS.c.user_id == uid)
                      .values(verified_email=email, verified_at=deps.clock(request).now()))
         conn.commit()
-    return render(request, "notifications_message.html", title="Email address confirmed",
-                  message=f"Notices will go to {email}.")
+    return render(request, "notifications_message.html", title=N_("Email address confirmed"),
+                  message=N_("Notices will go to {email}."), values={"email": email})

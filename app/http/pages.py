@@ -8,11 +8,14 @@ app.main mounts /static from STATIC_DIR.
 from __future__ import annotations
 
 import functools
+from datetime import datetime
 from pathlib import Path
 
 import jinja2
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
+from markupsafe import Markup, escape
+from sqlalchemy import select
 
 import rules_engine
 from rules_engine.data import pieces
@@ -20,9 +23,12 @@ from rules_engine.map import load_scenario
 
 from ..accounts.auth import get_accounts
 from ..bots.challenges import Challenges
+from ..core.clock import aware
 from ..guard.names import safe_next
 from ..i18n import LANGUAGES, N_, Translator, choose, client_words, translator
-from ..notices.readertime import time_zone_names
+from ..i18n.catalogs import fill
+from ..models import MailPrefs, table
+from ..notices.readertime import short_when, time_zone_names
 from ..notices.words import words_data
 from .assets import Manifest
 
@@ -39,6 +45,16 @@ env.globals.update(_=translator("en"), gettext=translator("en"), ngettext=transl
 router = APIRouter(include_in_schema=False)
 
 
+def html_fill(sentence: str, **values) -> Markup:
+    """A translated sentence with markup in its {places} (a link, a name in bold): the
+    sentence and plain values are escaped, values made in the template (Markup) are kept,
+    and the translation chooses where each goes."""
+    return Markup(fill(str(escape(sentence)), {k: escape(v) for k, v in values.items()}))
+
+
+env.globals["html_fill"] = html_fill
+
+
 @functools.cache
 def assets() -> Manifest:
     """static/ under content-hashed names, read once per process."""
@@ -47,11 +63,15 @@ def assets() -> Manifest:
 
 env.globals["static_url"] = lambda name: assets().url(name)
 
-SIDE_NAMES = {"union": "Union", "confederate": "Confederate"}
-MODE_NAMES = {"live": "Live", "async": "By turn"}
+SIDE_NAMES = {"union": N_("Union"), "confederate": N_("Confederate")}
+MODE_NAMES = {"live": N_("Live"), "async": N_("By turn")}
 # how the server's own ways of ending a game read after the result ("Draw by agreement");
 # the engine's victory reasons are sentences of their own
-RESULT_REASONS = {"resignation": "by resignation", "agreement": "by agreement"}
+RESULT_REASONS = {"resignation": N_("by resignation"), "agreement": N_("by agreement")}
+# a game's status where a list shows it ("open" waits for a second player)
+STATUS_NAMES = {"open": N_("waiting for an opponent"), "active": N_("in play"), "finished": N_("finished"),
+                "aborted": N_("aborted")}
+T_PREFS = table(MailPrefs)
 
 
 # ---------------------------------------------------------------------------- data
@@ -73,19 +93,6 @@ def catalog() -> list[dict]:
     return rules_engine.options_catalog()
 
 
-@functools.lru_cache(maxsize=1)
-def scenarios() -> list[dict]:
-    out = []
-    for sid in rules_engine.SCENARIO_IDS:
-        sc = load_scenario(sid)
-        start = sc.get("start") or {}
-        label = f"{sc.get('name') or sid}"
-        if start:
-            label += f" (from {start.get('month', 0):02d}/{start.get('year', '')})"
-        out.append({"id": sid, "label": label})
-    return out
-
-
 def reader_language(request: Request, user) -> str:
     """The account's saved language, else the `hd_lang` cookie, else Accept-Language, else English."""
     return choose(getattr(user, "language", None), request.cookies, request.headers.get("accept-language"))
@@ -96,7 +103,30 @@ def words_context(t: Translator) -> dict:
     return {"lang": t.lang, "languages": LANGUAGES, "_": t, "gettext": t, "ngettext": t.plural,
             "side_names": {k: t(v) for k, v in SIDE_NAMES.items()},
             "mode_names": {k: t(v) for k, v in MODE_NAMES.items()},
-            "result_reasons": {k: t(v) for k, v in RESULT_REASONS.items()}}
+            "result_reasons": {k: t(v) for k, v in RESULT_REASONS.items()},
+            "status_names": {k: t(v) for k, v in STATUS_NAMES.items()}}
+
+
+def reader_zone(request: Request, user) -> str:
+    """The time zone the reader chose in the notice settings; UTC for guests and by default."""
+    if user is None:
+        return "UTC"
+    with request.app.state.db.read() as conn:
+        zone = conn.execute(select(T_PREFS.c.time_zone).where(T_PREFS.c.user_id == user.id)).scalar()
+    return zone or "UTC"
+
+
+def moment_words(request: Request, user, lang: str):
+    """`when(moment)` for the templates: a stored time (a datetime or its ISO text) in the
+    reader's language and time zone. The zone is read once, and only by a page that shows a time."""
+    zone = functools.cache(lambda: reader_zone(request, user))
+
+    def when(moment: datetime | str | None) -> str:
+        if not moment:
+            return ""
+        value = datetime.fromisoformat(moment) if isinstance(moment, str) else moment
+        return short_when(aware(value), zone(), lang)
+    return when
 
 
 def translated_options(t: Translator) -> list[dict]:
@@ -125,9 +155,10 @@ def _auth(request: Request) -> tuple:
 
 def render(request: Request, name: str, status: int = 200, **ctx) -> HTMLResponse:
     user, csrf = _auth(request)
-    words = words_context(translator(reader_language(request, user)))
+    lang = reader_language(request, user)
+    words = words_context(translator(lang))
     html = env.get_template(name).render(request=request, user=user, csrf=csrf, path=request.url.path,
-                                         **{**words, **ctx})
+                                         when=moment_words(request, user, lang), **{**words, **ctx})
     return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
 
 

@@ -164,7 +164,7 @@ def outbox_page(request: Request):
     if auth.user is None:
         return RedirectResponse("/login?next=/admin/outbox", status_code=303)
     if not auth.user.is_admin:
-        return render(request, "error.html", status=403, message="Administrators only.")
+        return render(request, "error.html", status=403, message=N_("Administrators only."))
     with deps.db(request).read() as conn:
         return render(request, "notifications_outbox.html", counts=outbox_counts(conn),
                       open_rows=outbox_rows(conn, "pending,sending,failed"),

@@ -8,10 +8,10 @@ from sqlalchemy import select
 from ..accounts.auth import optional_user
 from ..core.errors import ApiError
 from ..guard.names import username_key
-from ..i18n import N_
+from ..i18n import N_, translator
 from ..models import User, table
 from ..ratings import ledger
-from .pages import render, scenarios
+from .pages import reader_language, render, translated_scenarios
 
 api = APIRouter(prefix="/api", tags=["players"])
 pages = APIRouter(include_in_schema=False)
@@ -44,4 +44,5 @@ def player_page(username: str, request: Request):
         p = profile(request, username)
     except ApiError:
         return render(request, "error.html", status=404, message=N_("There is no such player."))
-    return render(request, "player.html", player=p, scenarios=scenarios())
+    say = translator(reader_language(request, optional_user(request)))
+    return render(request, "player.html", player=p, scenarios=translated_scenarios(say))

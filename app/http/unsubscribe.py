@@ -14,17 +14,18 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from sqlalchemy import select
 
+from ..i18n import N_
 from ..notices import outbox
 from . import deps
 from .pages import render
 
 pages = APIRouter(include_in_schema=False)
 
-INVALID_LINK = "This unsubscribe link is not valid."
+INVALID_LINK = N_("This unsubscribe link is not valid.")
 
 
 def _invalid(request: Request) -> HTMLResponse:
-    return render(request, "notifications_message.html", status=400, title="Unsubscribe", message=INVALID_LINK)
+    return render(request, "notifications_message.html", status=400, title=N_("Unsubscribe"), message=INVALID_LINK)
 
 
 @pages.get("/unsubscribe", response_class=HTMLResponse)
@@ -52,5 +53,5 @@ def unsubscribe(request: Request, t: str = ""):
             return _invalid(request)
         outbox.unsubscribe(conn, uid)
         conn.commit()
-    return render(request, "notifications_message.html", title="Unsubscribed",
-                  message="You will get no more mail from us. You can turn notices back on in your settings.")
+    return render(request, "notifications_message.html", title=N_("Unsubscribed"),
+                  message=N_("You will get no more mail from us. You can turn notices back on in your settings."))

@@ -50,6 +50,15 @@ def local_when(moment: datetime, zone_name: str | None, lang: str | None = None)
     return say(words.WHEN, date=date, abbrev=t.tzname() or "", zone=zone.key)
 
 
+def short_when(moment: datetime, zone_name: str | None, lang: str | None = None) -> str:
+    """A moment on a page, in the reader's zone and language: the date pattern of the
+    mails with the zone's abbreviation ("Thu 3 Dec 2026, 09:00 CET")."""
+    zone = zone_or_utc(zone_name)
+    t = moment.astimezone(zone)
+    say = translator(lang)
+    return f"{format_datetime(t, say(words.WHEN_PATTERN), tzinfo=zone, locale=say.lang)} {t.tzname() or ''}".strip()
+
+
 def digest_due(last: datetime | None, hour: int, zone_name: str | None, now: datetime) -> bool:
     """Whether the digest is due: the chosen hour has come (in the reader's zone) since
     the last digest. The first digest after choosing "digest" waits for that hour too."""

@@ -4,22 +4,15 @@ is left on the game page: no visible text (nor a label read aloud) is the Englis
 catalogue message that has a translation, and no common English word shows."""
 from __future__ import annotations
 
-import re
 import uuid
-from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
+from english_left import english_left_in
 
 from .test_board import PASSWORD, _post
 from .test_play import click_map
 
-ROOT = Path(__file__).resolve().parents[2]
 VIEW = {"width": 1366, "height": 900}
-# words no Hungarian or German sentence of the site uses; box and leader names have none of them
-ENGLISH_WORDS = {"the", "and", "click", "your", "you", "with", "of", "is", "are", "waiting", "player", "turn",
-                 "units", "march", "marches", "movement", "roll", "recruitment", "cancel", "undo", "resign",
-                 "abort", "watching", "loading", "connecting", "forces", "battle", "list", "view", "replay"}
 # every visible text, and the labels a screen reader says, of the elements shown now
 VISIBLE_TEXTS = """() => {
   const out = [];
@@ -41,34 +34,8 @@ VISIBLE_TEXTS = """() => {
 }"""
 
 
-def english_messages(lang: str) -> list[tuple[str, re.Pattern]]:
-    """The English of every message whose `lang` translation says something else, as a pattern
-    where each {placeholder} may be anything."""
-    found = []
-    for domain in ("messages", "client"):
-        with (ROOT / "locale" / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as f:
-            catalogue = read_po(f)
-        for m in catalogue:
-            ids = m.id if isinstance(m.id, tuple | list) else (m.id,)
-            said = m.string if isinstance(m.string, tuple | list) else (m.string,)
-            for english in ids:
-                if english and english.strip() and english not in said and re.search("[A-Za-z]{3}", english):
-                    parts = re.split(r"\{\w+\}", english.strip())
-                    found.append((english, re.compile(".*?".join(re.escape(p) for p in parts), re.S)))
-    return found
-
-
 def english_left(page, lang: str) -> list[str]:
-    texts = page.evaluate(VISIBLE_TEXTS)
-    left = []
-    for text in texts:
-        for english, pattern in english_messages(lang):
-            if pattern.fullmatch(text) or (" " in english and "{" not in english and english in text):
-                left.append(f"{text!r} is the English {english!r}")
-        words = {w.lower() for w in re.findall(r"[A-Za-z]+", text)} & ENGLISH_WORDS
-        if words:
-            left.append(f"{text!r} has the English word(s) {sorted(words)}")
-    return sorted(set(left))
+    return english_left_in(page.evaluate(VISIBLE_TEXTS), lang)
 
 
 def new_game_in(browser, base: str, lang: str):
@@ -164,3 +131,36 @@ def test_first_decisions_of_a_game_leave_no_english(server, browser, artifacts, 
     assert not errors, errors
     for c in ctxs.values():
         c.close()
+
+
+def test_the_settings_pages_script_texts_leave_no_english(server, browser, artifacts):
+    """What static/settings.js and static/notify.js write into the settings page (the token
+    list, the address's and the vacation's state) in German, the token's date as German
+    writes dates (one language: the server-rendered pages are checked in both, in
+    tests/server/test_page_language.py)."""
+    lang = "de"
+    ctx = browser.new_context(viewport=VIEW, locale="de-DE")
+    username = f"{lang}set{uuid.uuid4().hex[:6]}"
+    assert ctx.request.post(server + "/api/auth/register", data={"username": username, "password": PASSWORD}).ok
+    _post(ctx, server, "/api/auth/tokens", {"name": "bot"})
+    token = next(c["value"] for c in ctx.cookies() if c["name"] == "hd_csrf")
+    r = ctx.request.put(server + "/api/me/notifications", data={"email": f"{username}@example.org"},
+                        headers={"X-CSRF-Token": token})
+    assert r.ok, r.text()
+    _post(ctx, server, "/api/me/vacation", {"days": 3})
+    errors: list[str] = []
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/settings")
+    page.wait_for_function("() => document.querySelector('#tokens li button')"
+                           " && document.getElementById('vacation-status').textContent.trim() !== ''")
+    left = english_left_in(page.evaluate(VISIBLE_TEXTS), lang, names=[username, "bot"])
+    if left:
+        page.screenshot(path=str(artifacts / f"i18n-{lang}-settings.png"))
+    assert not left, "; ".join(left[:12])
+    created = page.locator("#tokens li").first.text_content()
+    today = page.evaluate("() => new Intl.DateTimeFormat('de', { dateStyle: 'medium' }).format(new Date())")
+    assert today in created, created
+    assert page.locator("#tokens li button").first.text_content() == "Widerrufen"
+    assert errors == []
+    ctx.close()

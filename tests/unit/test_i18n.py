@@ -4,12 +4,13 @@ checker itself catches each of these faults; the reader's language is negotiated
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
 from babel.messages.catalog import Catalog
 
 from app.i18n import choose, from_accept_language, translator
-from app.i18n.catalogs import DOMAINS, client_words
+from app.i18n.catalogs import DOMAINS, ROOT, client_words
 from app.i18n.extract import extract
 from app.i18n.languages import TRANSLATED
 from app.i18n.tooling import catalogue_problems, check, compiled, po_path, read
@@ -106,3 +107,25 @@ def test_words_data_per_language_keep_the_data_and_say_the_words():
     assert events_in_words([event]) == ["Union VI 7 is eliminated."]
     assert events_in_words([event], lang="hu") == ["Unió VI 7 megsemmisült."]
     assert events_in_words([event], lang="de") == ["Union VI 7 ist vernichtet."]
+
+
+# a page script's call of t("...") or tn("...", ...): its first argument, a string literal
+SCRIPT_CALL = re.compile(r"""\b(?:t|tn)\(\s*(["'`])((?:\\.|(?!\1).)*)\1""")
+
+
+def test_every_word_a_page_script_says_is_in_the_catalogue(sources):
+    """Babel's JavaScript extractor skips a t() inside another call's arguments
+    (t("{a}", { a: t("b") })): such a message would stay English in every language."""
+    client = {m.id if isinstance(m.id, str) else m.id[0] for m in sources["client"]}
+    said = {(path.name, m.group(2)) for path in sorted((ROOT / "static").glob("*.js"))
+            for m in SCRIPT_CALL.finditer(path.read_text()) if "${" not in m.group(2)}
+    assert said and {(name, text) for name, text in said if text not in client} == set()
+
+
+def test_a_sentence_with_markup_keeps_the_templates_markup_and_escapes_the_rest():
+    from app.http.pages import env
+    page = env.from_string('{% set account %}<strong>{{ name }}</strong>{% endset %}'
+                           '{{ html_fill(_("Stop all mail from {site} for the account {username}?"), '
+                           'site=site, username=account) }}')
+    said = page.render(_=translator("de"), name="<i>eve</i>", site="A & B")
+    assert said == "Alle Mails von A &amp; B für das Konto <strong>&lt;i&gt;eve&lt;/i&gt;</strong> abbestellen?"
