@@ -157,9 +157,11 @@ def meta():
 
 @router.get("/options/refusals", tags=["meta"])
 def option_refusals(request: Request, scenario: str = Query(..., description="a scenario id"),
-                    chosen: list[str] = Query([], description="the options ticked so far")):
+                    chosen: list[str] = Query([], description="the options ticked so far"),
+                    user: User | None = Depends(optional_user)):  # the account says the language
     """Which options creating a game of `scenario` with `chosen` would refuse, and why
-    ({option id: reason}): what the create form greys out."""
+    ({option id: reason}, in the reader's language, as creating the game would say it):
+    what the create form greys out."""
     if scenario not in rules_engine.SCENARIO_IDS:
         raise ApiError(422, N_("unknown scenario {scenario}; known: {known}"), "invalid_request",
                        {"scenario": repr(scenario), "known": ", ".join(rules_engine.SCENARIO_IDS)})
