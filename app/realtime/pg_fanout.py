@@ -1,10 +1,13 @@
 """Fan-out across processes (Postgres): LISTEN/NOTIFY.
 
-After each append the process that wrote it sends pg_notify('hd_events',
-'game:seq:proc') on its own autocommit connection. Every process LISTENs; for a game it
-has subscribers for, it reads the events it has not delivered yet from the table and
-delivers them. Presence (how many sockets watch a game, which players are online)
-travels on 'hd_presence'. A periodic sweep compares each watched game with the table, in
+After each append the process that wrote it sends pg_notify('hd_events', ...) on its
+own autocommit connection: the move itself (the new games values and events, see
+app.games.announce), or only 'game:seq:proc:seated' when that is too big. Every process
+LISTENs; for a game it has subscribers for, it brings its cached game forward by the
+announced events and delivers them (app.games.remote), or, when the announcement does
+not carry them or the cached game is not just before them, reads them from the table.
+Presence (how many sockets watch a game, which players are online) travels on
+'hd_presence'. A periodic sweep compares each watched game with the table, in
 case a notification was lost. `listening` is set while the LISTEN connection is up: the
 readiness check (/api/ready) waits for it.
 """
@@ -16,6 +19,8 @@ import logging
 import threading
 import time
 from typing import TYPE_CHECKING, Any
+
+from ..games.announce import Note, parse_note
 
 if TYPE_CHECKING:
     from ..games.service import GameService
@@ -44,6 +49,8 @@ class PostgresFanout:
         self._notify_conn: Any = None
         self._stopping = False
         self._notify_queue: list[str] = []
+        # announced moves of a game waiting to be delivered, in order (one task per game)
+        self._remote_moves: dict[str, list[Note]] = {}
         self._notify_wake = asyncio.Event()
         self.listening = asyncio.Event()
 
@@ -192,15 +199,12 @@ class PostgresFanout:
 
     def _on_notify(self, channel: str, payload: str) -> None:
         if channel == EVENTS_CHANNEL:
-            # game:seq:proc:seated user ids (a process of an older version sends no ids)
-            gid, seq, proc, *seated = payload.split(":")
-            if proc == self.service.proc_id:
+            note = parse_note(payload)
+            if note.proc == self.service.proc_id:
                 return
-            ch = self.channels.get(gid)
-            if ch is not None and ch.delivered is not None and int(seq) > ch.delivered:
-                ch.request_fill(int(seq))
-            if seated:
-                self.users.game_changed(int(uid) for uid in seated[0].split(",") if uid)
+            self._remote_move(note)
+            if note.seated:
+                self.users.game_changed(note.seated)
         elif channel == CHAT_CHANNEL:
             msg = json.loads(payload)
             if msg["proc"] != self.service.proc_id:
@@ -222,9 +226,44 @@ class PostgresFanout:
                     self.remote.pop(gid, None)
             else:
                 procs[proc] = (count, tuple(s for s in online.split(",") if s), time.monotonic())
-            ch = self.channels.get(gid)
-            if ch is not None:
-                self.broadcast_watchers(ch)
+            watched = self.channels.get(gid)
+            if watched is not None:
+                self.broadcast_watchers(watched)
+
+    def _remote_move(self, note: Note) -> None:
+        """Queue an announced move of a game this process has sockets for."""
+        ch = self.channels.get(note.game_id)
+        if ch is None or ch.delivered is None or note.seq <= ch.delivered:
+            return
+        queue = self._remote_moves.get(note.game_id)
+        if queue is not None:
+            queue.append(note)
+            return
+        self._remote_moves[note.game_id] = [note]
+        asyncio.get_running_loop().create_task(self._deliver_remote(ch, note.game_id))
+
+    async def _deliver_remote(self, ch: Channel, gid: str) -> None:
+        """Deliver a game's announced moves in order: from the announcement when it
+        carries the move and follows what the channel delivered, else from the table."""
+        queue = self._remote_moves[gid]
+        try:
+            while queue:
+                note = queue.pop(0)
+                if ch.delivered is None or note.seq <= ch.delivered:
+                    continue
+                change = None
+                if note.first == ch.delivered + 1:
+                    change = await self.service.call(self.service.remote_change, note, ch.want_state(),
+                                                     ch.want_legal())
+                if change is None:
+                    ch.request_fill(note.seq)
+                else:
+                    ch.deliver(change)
+        except Exception:
+            log.exception("delivering an announced move of %s failed", gid)
+            ch.request_fill(1 << 62)
+        finally:
+            del self._remote_moves[gid]
 
     async def _presence_heartbeat(self) -> None:
         while True:

@@ -7,6 +7,9 @@
 * Two services on one database (two worker processes) that take turns moving in the
   same game: each brings its cached game forward by the events the other appended,
   without ever replaying the whole game, and both end where a fresh replay ends.
+* A process that hears of another's move (the announcement carries the move) delivers
+  it and brings its cached game forward without reading the table, and its own next
+  move is again one round trip; a move too big to announce is announced by its seq.
 * A pooled connection is pinged only after sitting idle; a dead one is replaced.
 """
 from __future__ import annotations
@@ -19,6 +22,7 @@ import pytest
 from sqlalchemy import event, text
 
 from app.accounts.auth import Accounts
+from app.games.announce import NOTIFY_LIMIT, announcement, parse_note
 from app.games.service import GameService
 from app.models import utcnow
 from app.store import db as db_module
@@ -183,6 +187,59 @@ def test_a_process_behind_reads_the_new_events_in_three_round_trips(pg_url, tmp_
         assert (after["Sync"] - before["Sync"]) + (after["Query"] - before["Query"]) == 3, (before, after)
     finally:
         db.dispose()
+
+
+def _round_trips(before: dict, after: dict) -> int:
+    return (after["Sync"] - before["Sync"]) + (after["Query"] - before["Query"])
+
+
+def test_a_process_hearing_of_a_move_delivers_it_without_reading(pg_url, tmp_path):
+    upgrade(pg_url)
+    db = Database(pg_url)
+    try:
+        mover, users, gid = _match(db)
+        heard: list[str] = []
+        mover.notify = heard.append  # what the hub would send on 'hd_events'
+        other = GameService(db, inline=True, game_seed=TEST_GAME_SEED)
+        rng = random.Random(11)
+        for _ in range(6):  # both processes move: each has the game and its row cached
+            for svc in (mover, other):
+                g = svc.get_game(gid, None)
+                if heard and svc is other:
+                    assert other.remote_change(parse_note(heard[-1]), True, True) is not None
+                svc.act(users[g["to_act"]], gid, rng.choice(svc.legal(gid, users[g["to_act"]])["actions"]),
+                        g["seq"])
+            mover.get_game(gid, None)
+        counter = WireCounter(db, tmp_path)
+        g = mover.get_game(gid, None)
+        user = users[g["to_act"]]
+        out = mover.act(user, gid, rng.choice(mover.legal(gid, user)["actions"]), g["seq"])
+        before, replays = counter.total(), other.replays
+        change = other.remote_change(parse_note(heard[-1]), True, True)
+        after = counter.total()
+        assert _round_trips(before, after) == 0
+        assert change is not None and change.last_seq == out["seq"] and other.replays == replays
+        assert [e["seq"] for e in change.events] == [e["seq"] for e in out["events"]]
+        assert json.loads(change.state_json or "null") == mover.get_game(gid, None)["state"]
+        user = users[change.to_act]
+        assert change.legal is not None and change.legal[change.to_act] == mover.legal(gid, user)["actions"]
+        before = counter.total()  # the other process moves next, trusting the row it was told of
+        nxt = other.act(user, gid, change.legal[change.to_act][0], out["seq"])
+        assert nxt["seq"] > out["seq"] and _round_trips(before, counter.total()) == 1
+    finally:
+        db.dispose()
+
+
+def test_a_move_too_big_to_announce_is_announced_by_its_seq():
+    now = utcnow()
+    mutable = {c: None for c in MUTABLE} | {"seq": 8, "updated_at": now, "status": "active", "union_user_id": 3}
+    small = [EventRec(8, "server", "note", None, {"text": "x"}, now)]
+    note = parse_note(announcement("g1", "p1", mutable, small, None))
+    assert (note.seq, note.first, note.seated, note.row["updated_at"]) == (8, 8, [3], now)
+    big = [EventRec(8, "server", "note", None, {"text": "x" * NOTIFY_LIMIT}, now)]
+    text_ = announcement("g1", "p1", mutable, big, None)
+    assert text_ == "g1:8:p1:3"
+    assert parse_note(text_).events is None
 
 
 def test_a_connection_idle_in_the_pool_is_pinged_and_replaced_when_dead(pg_url, monkeypatch):
