@@ -19,13 +19,14 @@ class RemoteMoves(CommandCore):
         (and its games row) brought forward by its events. None when the announcement
         does not carry the move, or the cached game does not stand just before it: the
         caller then reads the move from the table."""
-        if note.row is None or note.events is None or note.first is None:
+        move = note.move()
+        if move is None:
             return None
         with self._lock(note.game_id):
             e = self.cached_state(note.game_id)
-            if e is not None and e.seq == note.first - 1 and note.events:
-                rows = [(r.seq, r.source, r.type, r.payload) for r in note.events]
-                sides = {note.first: note.action_side} if note.action_side else {}
+            if e is not None and e.seq == move.first - 1 and move.events:
+                rows = [(r.seq, r.source, r.type, r.payload) for r in move.events]
+                sides = {move.first: move.action_side} if move.action_side else {}
                 if not self.bring_forward(note.game_id, e, rows, sides):
                     e = None
             elif e is not None and e.seq != note.seq:
@@ -34,8 +35,8 @@ class RemoteMoves(CommandCore):
                 return None
             game = SimpleNamespace(**(vars(e.row) if e is not None and e.row is not None else {}))
             game.id = note.game_id
-            for c, v in note.row.items():
+            for c, v in move.row.items():
                 setattr(game, c, v)
             if e is not None and e.row is not None:
                 e.row = game
-            return self._change(game, e, [r.out() for r in note.events], (want_state, want_legal), first=note.first)
+            return self._change(game, e, [r.out() for r in move.events], (want_state, want_legal), first=move.first)

@@ -252,7 +252,7 @@ class PostgresFanout:
                 if ch.delivered is None or note.seq <= ch.delivered:
                     continue
                 change = None
-                if note.first == ch.delivered + 1:
+                if note.body:  # else only its seq came: read it
                     change = await self.service.call(self.service.remote_change, note, ch.want_state(),
                                                      ch.want_legal())
                 if change is None:

@@ -235,11 +235,13 @@ def test_a_move_too_big_to_announce_is_announced_by_its_seq():
     mutable = {c: None for c in MUTABLE} | {"seq": 8, "updated_at": now, "status": "active", "union_user_id": 3}
     small = [EventRec(8, "server", "note", None, {"text": "x"}, now)]
     note = parse_note(announcement("g1", "p1", mutable, small, None))
-    assert (note.seq, note.first, note.seated, note.row["updated_at"]) == (8, 8, [3], now)
+    move = note.move()
+    assert (note.game_id, note.seq, note.proc, note.seated) == ("g1", 8, "p1", [3])
+    assert move is not None and (move.first, move.row["updated_at"], move.events) == (8, now, small)
     big = [EventRec(8, "server", "note", None, {"text": "x" * NOTIFY_LIMIT}, now)]
-    text_ = announcement("g1", "p1", mutable, big, None)
-    assert text_ == "g1:8:p1:3"
-    assert parse_note(text_).events is None
+    said = announcement("g1", "p1", mutable, big, None)
+    assert said == "g1:8:p1:3"  # what older versions send, too
+    assert parse_note(said).move() is None
 
 
 def test_a_connection_idle_in_the_pool_is_pinged_and_replaced_when_dead(pg_url, monkeypatch):
