@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import queue
 import threading
 import time
 from typing import TYPE_CHECKING, Any
@@ -48,17 +49,19 @@ class PostgresFanout:
     def init_fanout(self) -> None:
         self._notify_conn: Any = None
         self._stopping = False
-        self._notify_queue: list[str] = []
+        # announcements of this process's moves, sent by their own thread (_send_announcements)
+        self._announcements: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._announcer: threading.Thread | None = None
         # announced moves of a game waiting to be delivered, in order (one task per game)
         self._remote_moves: dict[str, list[Note]] = {}
-        self._notify_wake = asyncio.Event()
         self.listening = asyncio.Event()
-
         self._tasks: list[asyncio.Task] = []
 
     def start_fanout(self, loop: asyncio.AbstractEventLoop) -> None:
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._presence_heartbeat()),
-                       loop.create_task(self._notify_sender()), loop.create_task(self._sweep())]
+                       loop.create_task(self._sweep())]
+        self._announcer = threading.Thread(target=self._send_announcements, name="hd-announce", daemon=True)
+        self._announcer.start()
 
     async def stop_fanout(self) -> None:
         self._stopping = True
@@ -69,6 +72,9 @@ class PostgresFanout:
                 await t
             except BaseException:
                 pass
+        if self._announcer is not None:
+            self._announcements.put(None)
+            await asyncio.to_thread(self._announcer.join, 5)
         if self._notify_conn is not None:
             try:
                 await self._notify_conn.close()
@@ -138,38 +144,36 @@ class PostgresFanout:
                 await asyncio.sleep(1)
 
     def notify_threadsafe(self, payload: str) -> None:
-        loop = self.loop
-        if loop is None or loop.is_closed():
-            return
-        if threading.get_ident() == self.loop_thread:
-            self._queue_notify(payload)
-        else:
-            loop.call_soon_threadsafe(self._queue_notify, payload)
+        """Announce a committed move (called from any thread)."""
+        if self._announcer is not None:
+            self._announcements.put(payload)
 
-    def _queue_notify(self, payload: str) -> None:
-        self._notify_queue.append(payload)
-        self._notify_wake.set()
-
-    async def _notify_sender(self) -> None:
-        """Send queued event notifications, many in one statement when they pile up."""
+    def _send_announcements(self) -> None:
+        """The announcer thread: send queued announcements, many in one statement when
+        they pile up, on its own autocommit connection. A thread with a plain connection
+        costs the event loop nothing per move (an asyncio connection's round trip cost it
+        about as much CPU as the move itself)."""
+        import psycopg
+        conn: Any = None
         while True:
-            await self._notify_wake.wait()
-            self._notify_wake.clear()
-            batch, self._notify_queue = self._notify_queue, []
-            if not batch:
-                continue
-            import psycopg
-            for _ in range(3):
+            batch = [self._announcements.get()]
+            while not self._announcements.empty():
+                batch.append(self._announcements.get())
+            texts = [t for t in batch if t is not None]
+            for _ in range(3 if texts else 0):
                 try:
-                    if self._notify_conn is None or self._notify_conn.closed:
-                        self._notify_conn = await psycopg.AsyncConnection.connect(self._pg_dsn(), autocommit=True)
-                    await self._notify_conn.execute(
-                        "SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS p", (EVENTS_CHANNEL, batch))
+                    if conn is None or conn.closed:
+                        conn = psycopg.connect(self._pg_dsn(), autocommit=True)
+                    conn.execute("SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS p", (EVENTS_CHANNEL, texts))
                     break
                 except Exception:
-                    log.warning("sending notifications failed; reconnecting", exc_info=True)
-                    self._notify_conn = None
-                    await asyncio.sleep(0.2)
+                    log.warning("sending announcements failed; reconnecting", exc_info=True)
+                    conn = None
+                    time.sleep(0.2)
+            if None in batch:
+                if conn is not None:
+                    conn.close()
+                return
 
     async def _sweep(self, every: float = 2.0) -> None:
         """Safety net for lost notifications (a process that died between its commit and
