@@ -11,7 +11,6 @@ client named the seq it expected).
 """
 from __future__ import annotations
 
-import asyncio
 import collections
 import logging
 import random
@@ -36,6 +35,7 @@ from ..store.db import Database
 from ..store.events import MUTABLE, EventRec, GameRow, Stale, load_game
 from .announce import announcement
 from .records import SIDES, Change, Cmd, Entry
+from .workers import Workers
 
 log = logging.getLogger("app.games")
 
@@ -55,6 +55,7 @@ class CommandCore:
         # inline: run commands on the event loop itself instead of a worker thread (SQLite:
         # a local file answers in microseconds, and the thread hop would cost more)
         self.inline = inline
+        self.workers = Workers()
         self.cache_size = cache_size
         self.public_url = public_url.rstrip("/")
         self.proc_id = secrets.token_hex(4)
@@ -88,7 +89,7 @@ class CommandCore:
         """Run a blocking service method from async code (inline or in a worker thread)."""
         if self.inline:
             return fn(*args)
-        return await asyncio.to_thread(fn, *args)
+        return await self.workers.run(fn, *args)
 
     def _lock(self, gid: str) -> threading.Lock:
         with self._locks_guard:
