@@ -142,8 +142,13 @@ class PlayCommands(GameReads):
     def _command_start(self, s: Connection, game: GameRow, gid: str, user: User,
                        action_id: str | None, expected_seq: int | None):
         """What every player command checks first: a retried action id returns its first
-        result; only a seated player of an active game, at the expected seq, goes on."""
-        dup = self._existing(s, gid, action_id, user)
+        result; only a seated player of an active game, at the expected seq, goes on.
+
+        A command that trusts the cached games row (its first attempt) does not look the
+        action id up: that would be a read before every move. A retried decision is
+        still found: it is refused at the seq it expected, or its command row hits the
+        unique action id, and either way run_command tries again with a fresh read."""
+        dup = None if getattr(game, "from_cache", False) else self._existing(s, gid, action_id, user)
         if dup is not None:
             return dup, None, None
         sides = self._require_player(game, user)

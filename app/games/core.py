@@ -11,7 +11,6 @@ client named the seq it expected).
 """
 from __future__ import annotations
 
-import asyncio
 import collections
 import logging
 import random
@@ -34,7 +33,9 @@ from ..models import User, utcnow
 from ..store import events as store
 from ..store.db import Database
 from ..store.events import MUTABLE, EventRec, GameRow, Stale, load_game
+from .announce import announcement
 from .records import SIDES, Change, Cmd, Entry
+from .workers import Workers
 
 log = logging.getLogger("app.games")
 
@@ -54,6 +55,7 @@ class CommandCore:
         # inline: run commands on the event loop itself instead of a worker thread (SQLite:
         # a local file answers in microseconds, and the thread hop would cost more)
         self.inline = inline
+        self.workers = Workers()
         self.cache_size = cache_size
         self.public_url = public_url.rstrip("/")
         self.proc_id = secrets.token_hex(4)
@@ -87,7 +89,7 @@ class CommandCore:
         """Run a blocking service method from async code (inline or in a worker thread)."""
         if self.inline:
             return fn(*args)
-        return await asyncio.to_thread(fn, *args)
+        return await self.workers.run(fn, *args)
 
     def _lock(self, gid: str) -> threading.Lock:
         with self._locks_guard:
@@ -138,16 +140,22 @@ class CommandCore:
         return e
 
     def _advance(self, s: Connection, game: GameRow, e: Entry, known: tuple[int, list[EventRec]] | None) -> bool:
-        """Apply to the cached game only the events after e.seq. False (the caller
-        rebuilds) when they take something back, or when the engine does not produce
-        exactly the stored events; the entry is then dropped."""
+        """Bring the cached game forward by the stored events after e.seq (read here
+        unless the caller has them: known)."""
         if known is not None and known[0] == e.seq:
             rows = [(r.seq, r.source, r.type, r.payload) for r in known[1]]
         else:
             rows = store.replay_rows(s, game.id, game.seq, after=e.seq)
         if not rows or rows[-1][0] != game.seq or rows[0][0] != e.seq + 1:
             return False
-        sides = store.action_sides(s, game.id, game.seq, after=e.seq)
+        return self.bring_forward(game.id, e, rows, store.action_sides(s, game.id, game.seq, after=e.seq))
+
+    def bring_forward(self, gid: str, e: Entry, rows: list[Any], sides: dict[int, str]) -> bool:
+        """Apply to the cached game only these events, the ones right after e.seq
+        ((seq, source, type, payload) each; sides: first seq -> side of each player
+        action among them). False (the caller rebuilds) when they take something back,
+        or when the engine does not produce exactly the stored events; the entry is
+        then dropped. Called under the game's lock."""
         g = e.game
         start = len(g.events)
         stored = []
@@ -166,9 +174,9 @@ class CommandCore:
             if g.events[start:] != stored:
                 raise Stale()
         except Exception:
-            self.drop_cache(game.id)
+            self.drop_cache(gid)
             return False
-        e.seq = game.seq
+        e.seq = rows[-1][0]
         return True
 
     def _rebuild(self, s: Connection, game: GameRow) -> Entry:
@@ -222,6 +230,7 @@ class CommandCore:
                             if loaded is None:
                                 raise not_found()
                             game = loaded
+                        game.from_cache = cached
                         out = fn(s, game)
                     e = self.cached_state(gid)
                     if e is not None and e.seq == game.seq:
@@ -269,10 +278,9 @@ class CommandCore:
         if not self.db.is_sqlite and out and self.notify is not None:
             # after the commit, on a separate autocommit connection: a NOTIFY inside
             # the write transaction would make every commit slower (the hub also
-            # sweeps for anything a lost notification would have announced)
-            # the seated players ride along: other processes push their "waiting" badges
-            seated = ",".join(str(mutable[k]) for k in ("union_user_id", "confederate_user_id") if mutable[k])
-            self.notify(f"{game.id}:{new}:{self.proc_id}:{seated}")
+            # sweeps for anything a lost notification would have announced); the
+            # announcement carries the move itself (app.games.remote)
+            self.notify(announcement(game.id, self.proc_id, mutable, out, cmd))
         for k, v in values.items():
             setattr(game, k, v)
         return out

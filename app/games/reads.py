@@ -15,8 +15,8 @@ from ..models import PlayerRating, User, table
 from ..ratings.glicko2 import rating_view
 from ..store import events as store
 from ..store.events import T_GAMES, GameRow, load_game
-from .core import CommandCore
 from .records import SIDES, Change, Entry, other_side
+from .remote import RemoteMoves
 
 # the server events of a draw offer and its answer (app.games.endings appends them)
 DRAW_EVENTS = ("offer_draw", "accept_draw", "decline_draw")
@@ -24,7 +24,7 @@ DRAW_EVENTS = ("offer_draw", "accept_draw", "decline_draw")
 T_USERS, T_RATINGS = table(User), table(PlayerRating)
 
 
-class GameReads(CommandCore):
+class GameReads(RemoteMoves):
     def _players(self, s: Connection, ids: Iterable[int | None]) -> dict[int, dict]:
         """Who sits in the seats: name, whether it is the computer, and the rating
         (None for the computer and for a player who has not finished a rated game)."""

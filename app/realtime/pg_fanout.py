@@ -1,10 +1,13 @@
 """Fan-out across processes (Postgres): LISTEN/NOTIFY.
 
-After each append the process that wrote it sends pg_notify('hd_events',
-'game:seq:proc') on its own autocommit connection. Every process LISTENs; for a game it
-has subscribers for, it reads the events it has not delivered yet from the table and
-delivers them. Presence (how many sockets watch a game, which players are online)
-travels on 'hd_presence'. A periodic sweep compares each watched game with the table, in
+After each append the process that wrote it sends pg_notify('hd_events', ...) on its
+own autocommit connection: the move itself (the new games values and events, see
+app.games.announce), or only 'game:seq:proc:seated' when that is too big. Every process
+LISTENs; for a game it has subscribers for, it brings its cached game forward by the
+announced events and delivers them (app.games.remote), or, when the announcement does
+not carry them or the cached game is not just before them, reads them from the table.
+Presence (how many sockets watch a game, which players are online) travels on
+'hd_presence'. A periodic sweep compares each watched game with the table, in
 case a notification was lost. `listening` is set while the LISTEN connection is up: the
 readiness check (/api/ready) waits for it.
 """
@@ -13,9 +16,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import queue
 import threading
 import time
 from typing import TYPE_CHECKING, Any
+
+from ..games.announce import Note, parse_note
 
 if TYPE_CHECKING:
     from ..games.service import GameService
@@ -43,15 +49,19 @@ class PostgresFanout:
     def init_fanout(self) -> None:
         self._notify_conn: Any = None
         self._stopping = False
-        self._notify_queue: list[str] = []
-        self._notify_wake = asyncio.Event()
+        # announcements of this process's moves, sent by their own thread (_send_announcements)
+        self._announcements: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._announcer: threading.Thread | None = None
+        # announced moves of a game waiting to be delivered, in order (one task per game)
+        self._remote_moves: dict[str, list[Note]] = {}
         self.listening = asyncio.Event()
-
         self._tasks: list[asyncio.Task] = []
 
     def start_fanout(self, loop: asyncio.AbstractEventLoop) -> None:
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._presence_heartbeat()),
-                       loop.create_task(self._notify_sender()), loop.create_task(self._sweep())]
+                       loop.create_task(self._sweep())]
+        self._announcer = threading.Thread(target=self._send_announcements, name="hd-announce", daemon=True)
+        self._announcer.start()
 
     async def stop_fanout(self) -> None:
         self._stopping = True
@@ -62,6 +72,9 @@ class PostgresFanout:
                 await t
             except BaseException:
                 pass
+        if self._announcer is not None:
+            self._announcements.put(None)
+            await asyncio.to_thread(self._announcer.join, 5)
         if self._notify_conn is not None:
             try:
                 await self._notify_conn.close()
@@ -131,38 +144,36 @@ class PostgresFanout:
                 await asyncio.sleep(1)
 
     def notify_threadsafe(self, payload: str) -> None:
-        loop = self.loop
-        if loop is None or loop.is_closed():
-            return
-        if threading.get_ident() == self.loop_thread:
-            self._queue_notify(payload)
-        else:
-            loop.call_soon_threadsafe(self._queue_notify, payload)
+        """Announce a committed move (called from any thread)."""
+        if self._announcer is not None:
+            self._announcements.put(payload)
 
-    def _queue_notify(self, payload: str) -> None:
-        self._notify_queue.append(payload)
-        self._notify_wake.set()
-
-    async def _notify_sender(self) -> None:
-        """Send queued event notifications, many in one statement when they pile up."""
+    def _send_announcements(self) -> None:
+        """The announcer thread: send queued announcements, many in one statement when
+        they pile up, on its own autocommit connection. A thread with a plain connection
+        costs the event loop nothing per move (an asyncio connection's round trip cost it
+        about as much CPU as the move itself)."""
+        import psycopg
+        conn: Any = None
         while True:
-            await self._notify_wake.wait()
-            self._notify_wake.clear()
-            batch, self._notify_queue = self._notify_queue, []
-            if not batch:
-                continue
-            import psycopg
-            for _ in range(3):
+            batch = [self._announcements.get()]
+            while not self._announcements.empty():
+                batch.append(self._announcements.get())
+            texts = [t for t in batch if t is not None]
+            for _ in range(3 if texts else 0):
                 try:
-                    if self._notify_conn is None or self._notify_conn.closed:
-                        self._notify_conn = await psycopg.AsyncConnection.connect(self._pg_dsn(), autocommit=True)
-                    await self._notify_conn.execute(
-                        "SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS p", (EVENTS_CHANNEL, batch))
+                    if conn is None or conn.closed:
+                        conn = psycopg.connect(self._pg_dsn(), autocommit=True)
+                    conn.execute("SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS p", (EVENTS_CHANNEL, texts))
                     break
                 except Exception:
-                    log.warning("sending notifications failed; reconnecting", exc_info=True)
-                    self._notify_conn = None
-                    await asyncio.sleep(0.2)
+                    log.warning("sending announcements failed; reconnecting", exc_info=True)
+                    conn = None
+                    time.sleep(0.2)
+            if None in batch:
+                if conn is not None:
+                    conn.close()
+                return
 
     async def _sweep(self, every: float = 2.0) -> None:
         """Safety net for lost notifications (a process that died between its commit and
@@ -192,15 +203,12 @@ class PostgresFanout:
 
     def _on_notify(self, channel: str, payload: str) -> None:
         if channel == EVENTS_CHANNEL:
-            # game:seq:proc:seated user ids (a process of an older version sends no ids)
-            gid, seq, proc, *seated = payload.split(":")
-            if proc == self.service.proc_id:
+            note = parse_note(payload)
+            if note.proc == self.service.proc_id:
                 return
-            ch = self.channels.get(gid)
-            if ch is not None and ch.delivered is not None and int(seq) > ch.delivered:
-                ch.request_fill(int(seq))
-            if seated:
-                self.users.game_changed(int(uid) for uid in seated[0].split(",") if uid)
+            self._remote_move(note)
+            if note.seated:
+                self.users.game_changed(note.seated)
         elif channel == CHAT_CHANNEL:
             msg = json.loads(payload)
             if msg["proc"] != self.service.proc_id:
@@ -222,9 +230,44 @@ class PostgresFanout:
                     self.remote.pop(gid, None)
             else:
                 procs[proc] = (count, tuple(s for s in online.split(",") if s), time.monotonic())
-            ch = self.channels.get(gid)
-            if ch is not None:
-                self.broadcast_watchers(ch)
+            watched = self.channels.get(gid)
+            if watched is not None:
+                self.broadcast_watchers(watched)
+
+    def _remote_move(self, note: Note) -> None:
+        """Queue an announced move of a game this process has sockets for."""
+        ch = self.channels.get(note.game_id)
+        if ch is None or ch.delivered is None or note.seq <= ch.delivered:
+            return
+        queue = self._remote_moves.get(note.game_id)
+        if queue is not None:
+            queue.append(note)
+            return
+        self._remote_moves[note.game_id] = [note]
+        asyncio.get_running_loop().create_task(self._deliver_remote(ch, note.game_id))
+
+    async def _deliver_remote(self, ch: Channel, gid: str) -> None:
+        """Deliver a game's announced moves in order: from the announcement when it
+        carries the move and follows what the channel delivered, else from the table."""
+        queue = self._remote_moves[gid]
+        try:
+            while queue:
+                note = queue.pop(0)
+                if ch.delivered is None or note.seq <= ch.delivered:
+                    continue
+                change = None
+                if note.body:  # else only its seq came: read it
+                    change = await self.service.call(self.service.remote_change, note, ch.want_state(),
+                                                     ch.want_legal())
+                if change is None:
+                    ch.request_fill(note.seq)
+                else:
+                    ch.deliver(change)
+        except Exception:
+            log.exception("delivering an announced move of %s failed", gid)
+            ch.request_fill(1 << 62)
+        finally:
+            del self._remote_moves[gid]
 
     async def _presence_heartbeat(self) -> None:
         while True:

@@ -176,17 +176,29 @@ def last_event_at(conn: Connection, gid: str) -> datetime | None:
 
 # --------------------------------------------------------------------------- append
 
-# the guarded update: 1/0 (an error, which aborts the pipeline) when the row was not at
-# the expected seq, i.e. another writer appended first
-_PG_UPD = ("WITH moved AS (UPDATE games SET " + ", ".join(f"{c} = %s" for c in MUTABLE)
-           + " WHERE id = %s AND seq = %s RETURNING 1) SELECT 1 / (SELECT count(*)::int FROM moved)")
-_PG_INS_EVENT = ("INSERT INTO game_events (game_id, seq, source, type, actor, payload, created_at, prev_hash) "
-                 "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)")
-_PG_INS_CMD = ("INSERT INTO game_commands (game_id, first_seq, last_seq, kind, action_id, body, side, user_id, "
-               "created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)")
+# Postgres: the whole append is ONE statement. The guarded UPDATE moves the games row
+# from the seq the writer expected; the INSERTs take their rows from it, so they write
+# nothing when it moved no row; the final SELECT divides by the number of rows moved,
+# so a stale version (another writer got there first) is an error that leaves nothing
+# written, and aborts a COMMIT sent behind it too. The events travel as parallel
+# arrays (one parameter per column, any number of events).
+_PG_CASTS = {"result": "::json"}
+_PG_MOVED = ("moved AS (UPDATE games SET " + ", ".join(f"{c} = %s{_PG_CASTS.get(c, '')}" for c in MUTABLE)
+             + " WHERE id = %s AND seq = %s RETURNING id)")
+_PG_EVENTS = ("events AS (INSERT INTO game_events (game_id, seq, source, type, actor, payload, created_at, "
+              "prev_hash) SELECT moved.id, e.seq, e.source, e.type, e.actor, e.payload::json, e.created_at, "
+              "e.prev_hash FROM moved, unnest(%s::int[], %s::text[], %s::text[], %s::text[], %s::text[], "
+              "%s::timestamptz[], %s::text[]) AS e(seq, source, type, actor, payload, created_at, prev_hash))")
+_PG_COMMAND = ("command AS (INSERT INTO game_commands (game_id, first_seq, last_seq, kind, action_id, body, side, "
+               "user_id, created_at) SELECT moved.id, %s, %s, %s, %s, %s::json, %s, %s, %s FROM moved)")
+_PG_CHECK = " SELECT 1 / (SELECT count(*)::int FROM moved)"
+_PG_APPEND = "WITH " + ", ".join((_PG_MOVED, _PG_EVENTS)) + _PG_CHECK
+_PG_APPEND_CMD = "WITH " + ", ".join((_PG_MOVED, _PG_EVENTS, _PG_COMMAND)) + _PG_CHECK
+_INS_EVENT = ("INSERT INTO game_events (game_id, seq, source, type, actor, payload, created_at, prev_hash) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+_INS_CMD = ("INSERT INTO game_commands (game_id, first_seq, last_seq, kind, action_id, body, side, user_id, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
 _SQ_UPD = "UPDATE games SET " + ", ".join(f"{c} = ?" for c in MUTABLE) + " WHERE id = ? AND seq = ?"
-_SQ_INS_EVENT = _PG_INS_EVENT.replace("%s", "?")
-_SQ_INS_CMD = _PG_INS_CMD.replace("%s", "?")
 
 
 def append(conn: Connection, is_sqlite: bool, gid: str, old_seq: int, mutable: dict, out: list[EventRec],
@@ -221,10 +233,10 @@ def _append_sqlite(s: Connection, gid: str, old: int, mutable: dict, out: list[E
         if cur.rowcount != 1:
             raise Stale()
         if out:
-            cur.executemany(_SQ_INS_EVENT, [(gid, r.seq, r.source, r.type, r.actor, json.dumps(r.payload),
+            cur.executemany(_INS_EVENT, [(gid, r.seq, r.source, r.type, r.actor, json.dumps(r.payload),
                                              _sq(r.created_at), r.prev_hash) for r in out])
         if cmd is not None:
-            cur.execute(_SQ_INS_CMD, (gid, cmd["first_seq"], cmd["last_seq"], cmd["kind"], cmd["action_id"],
+            cur.execute(_INS_CMD, (gid, cmd["first_seq"], cmd["last_seq"], cmd["kind"], cmd["action_id"],
                                       json.dumps(cmd["body"]) if cmd["body"] is not None else None, cmd["side"],
                                       cmd["user_id"], _sq(cmd["created_at"])))
         raw.commit()
@@ -240,52 +252,59 @@ def _append_sqlite(s: Connection, gid: str, old: int, mutable: dict, out: list[E
         raise ApiError(503, N_("the database is busy; retry (with the same action_id)"), "db_unavailable") from None
 
 
-def _pg_pipeline(raw: Any, gid: str, old: int, mutable: dict, out: list[EventRec], cmd: dict | None) -> None:
-    """The whole append as ONE pipeline with one Sync: (BEGIN), the guarded UPDATE, the
-    INSERTs and COMMIT travel together and the server answers once. The UPDATE divides
-    by the number of rows it changed, so a stale version (no row changed) is an error
-    that aborts the rest of the pipeline, COMMIT included: nothing is written, and the
-    move is acknowledged only after the COMMIT's own answer came back."""
-    from psycopg.pq import TransactionStatus
-    from psycopg.types.json import Json
+def _json_text(v: Any) -> str | None:
+    return None if v is None else json.dumps(v)
 
-    # psycopg would send its own BEGIN with a Sync of its own: when no transaction is open
-    # yet, BEGIN goes out explicitly in the pipeline instead (autocommit just for this)
-    idle = raw.info.transaction_status == TransactionStatus.IDLE
-    if idle:
+
+def _pg_params(gid: str, old: int, mutable: dict, out: list[EventRec], cmd: dict | None) -> list[Any]:
+    """The parameters of _PG_APPEND(_CMD), in the statement's order."""
+    params = [_json_text(v) if c == "result" else v for c, v in mutable.items()] + [gid, old]
+    params += [[r.seq for r in out], [r.source for r in out], [r.type for r in out], [r.actor for r in out],
+               [json.dumps(r.payload) for r in out], [r.created_at for r in out], [r.prev_hash for r in out]]
+    if cmd is not None:
+        params += [cmd["first_seq"], cmd["last_seq"], cmd["kind"], cmd["action_id"], _json_text(cmd["body"]),
+                   cmd["side"], cmd["user_id"], cmd["created_at"]]
+    return params
+
+
+def _pg_one_round_trip(raw: Any, gid: str, old: int, mutable: dict, out: list[EventRec], cmd: dict | None) -> None:
+    """Send the append and its commit so that the server answers once, and return only
+    after the COMMIT's answer (Postgres's synchronous commit: the move is on disk).
+
+    Usually nothing else was written in this transaction: the statement then runs on its
+    own (autocommit), which makes it its own transaction, committed before it answers.
+    When the notice hook wrote rows first, the statement and a COMMIT go together in one
+    pipeline; a stale version fails the statement and with it the COMMIT."""
+    from psycopg.pq import TransactionStatus
+
+    sql = _PG_APPEND if cmd is None else _PG_APPEND_CMD
+    params = _pg_params(gid, old, mutable, out, cmd)
+    if raw.info.transaction_status == TransactionStatus.IDLE:
         raw.autocommit = True
+        try:
+            raw.execute(sql, params)
+        finally:
+            if not raw.closed:
+                raw.autocommit = False
+        return
     try:
         with raw.pipeline():
-            cur = raw.cursor()
-            if idle:
-                cur.execute("BEGIN")
-            cur.execute(_PG_UPD, [Json(v) if c == "result" and v is not None else v for c, v in mutable.items()]
-                        + [gid, old])
-            if out:
-                cur.executemany(_PG_INS_EVENT, [(gid, r.seq, r.source, r.type, r.actor, Json(r.payload),
-                                                 r.created_at, r.prev_hash) for r in out])
-            if cmd is not None:
-                cur.execute(_PG_INS_CMD, (gid, cmd["first_seq"], cmd["last_seq"], cmd["kind"], cmd["action_id"],
-                                          Json(cmd["body"]) if cmd["body"] is not None else None, cmd["side"],
-                                          cmd["user_id"], cmd["created_at"]))
-            cur.execute("COMMIT")
+            raw.execute(sql, params)
+            raw.execute("COMMIT")
     except BaseException:
         if not raw.closed and raw.info.transaction_status != TransactionStatus.IDLE:
             raw.rollback()
         raise
-    finally:
-        if idle and not raw.closed and raw.info.transaction_status == TransactionStatus.IDLE:
-            raw.autocommit = False
 
 
 def _append_pg(s: Connection, gid: str, old: int, mutable: dict, out: list[EventRec], cmd: dict | None) -> None:
     """Postgres: the whole append, commit included, in one round trip on the psycopg
-    connection."""
+    connection (see _pg_one_round_trip)."""
     import psycopg
 
     raw: Any = s.connection.dbapi_connection
     try:
-        _pg_pipeline(raw, gid, old, mutable, out, cmd)
+        _pg_one_round_trip(raw, gid, old, mutable, out, cmd)
     except (psycopg.errors.DivisionByZero, psycopg.errors.IntegrityError):
         raise Stale() from None
     except psycopg.Error as exc:

@@ -1,12 +1,15 @@
 """What a move costs the database, and several processes sharing one game.
 
 * On Postgres a move (with the game's state cached) is one round trip: the guarded
-  UPDATE, the INSERTs and COMMIT go out as one pipeline with one Sync, and no ping
-  precedes it (counted on the wire with libpq's protocol trace).
+  UPDATE, the INSERTs and COMMIT go out as one statement (or one pipeline with one
+  Sync), and no ping precedes it (counted on the wire with libpq's protocol trace).
 * An append from a stale version (another process appended first) writes nothing.
 * Two services on one database (two worker processes) that take turns moving in the
   same game: each brings its cached game forward by the events the other appended,
   without ever replaying the whole game, and both end where a fresh replay ends.
+* A process that hears of another's move (the announcement carries the move) delivers
+  it and brings its cached game forward without reading the table, and its own next
+  move is again one round trip; a move too big to announce is announced by its seq.
 * A pooled connection is pinged only after sitting idle; a dead one is replaced.
 """
 from __future__ import annotations
@@ -19,6 +22,7 @@ import pytest
 from sqlalchemy import event, text
 
 from app.accounts.auth import Accounts
+from app.games.announce import NOTIFY_LIMIT, announcement, parse_note
 from app.games.service import GameService
 from app.models import utcnow
 from app.store import db as db_module
@@ -94,9 +98,12 @@ def test_a_move_on_postgres_is_one_round_trip(pg_url, tmp_path):
         assert out["seq"] > g["seq"]
         round_trips = (after["Sync"] - before["Sync"]) + (after["Query"] - before["Query"])
         assert round_trips == 1, (before, after)
-        assert after["Bind"] - before["Bind"] >= 3  # the update, the events, the command row, COMMIT
-        with db.read() as s:  # committed: another connection sees the move
+        with db.read() as s:  # committed: another connection sees the move, its events and its command
             assert s.execute(text("SELECT seq FROM games WHERE id = :g"), {"g": gid}).scalar() == out["seq"]
+            assert s.execute(text("SELECT max(seq) FROM game_events WHERE game_id = :g"),
+                             {"g": gid}).scalar() == out["seq"]
+            assert s.execute(text("SELECT last_seq FROM game_commands WHERE game_id = :g AND first_seq = :f"),
+                             {"g": gid, "f": g["seq"] + 1}).scalar() == out["seq"]
     finally:
         db.dispose()
 
@@ -180,6 +187,61 @@ def test_a_process_behind_reads_the_new_events_in_three_round_trips(pg_url, tmp_
         assert (after["Sync"] - before["Sync"]) + (after["Query"] - before["Query"]) == 3, (before, after)
     finally:
         db.dispose()
+
+
+def _round_trips(before: dict, after: dict) -> int:
+    return (after["Sync"] - before["Sync"]) + (after["Query"] - before["Query"])
+
+
+def test_a_process_hearing_of_a_move_delivers_it_without_reading(pg_url, tmp_path):
+    upgrade(pg_url)
+    db = Database(pg_url)
+    try:
+        mover, users, gid = _match(db)
+        heard: list[str] = []
+        mover.notify = heard.append  # what the hub would send on 'hd_events'
+        other = GameService(db, inline=True, game_seed=TEST_GAME_SEED)
+        rng = random.Random(11)
+        for _ in range(6):  # both processes move: each has the game and its row cached
+            for svc in (mover, other):
+                g = svc.get_game(gid, None)
+                if heard and svc is other:
+                    assert other.remote_change(parse_note(heard[-1]), True, True) is not None
+                svc.act(users[g["to_act"]], gid, rng.choice(svc.legal(gid, users[g["to_act"]])["actions"]),
+                        g["seq"])
+            mover.get_game(gid, None)
+        counter = WireCounter(db, tmp_path)
+        g = mover.get_game(gid, None)
+        user = users[g["to_act"]]
+        out = mover.act(user, gid, rng.choice(mover.legal(gid, user)["actions"]), g["seq"])
+        before, replays = counter.total(), other.replays
+        change = other.remote_change(parse_note(heard[-1]), True, True)
+        after = counter.total()
+        assert _round_trips(before, after) == 0
+        assert change is not None and change.last_seq == out["seq"] and other.replays == replays
+        assert [e["seq"] for e in change.events] == [e["seq"] for e in out["events"]]
+        assert json.loads(change.state_json or "null") == mover.get_game(gid, None)["state"]
+        user = users[change.to_act]
+        assert change.legal is not None and change.legal[change.to_act] == mover.legal(gid, user)["actions"]
+        before = counter.total()  # the other process moves next, trusting the row it was told of
+        nxt = other.act(user, gid, change.legal[change.to_act][0], out["seq"])
+        assert nxt["seq"] > out["seq"] and _round_trips(before, counter.total()) == 1
+    finally:
+        db.dispose()
+
+
+def test_a_move_too_big_to_announce_is_announced_by_its_seq():
+    now = utcnow()
+    mutable = {c: None for c in MUTABLE} | {"seq": 8, "updated_at": now, "status": "active", "union_user_id": 3}
+    small = [EventRec(8, "server", "note", None, {"text": "x"}, now)]
+    note = parse_note(announcement("g1", "p1", mutable, small, None))
+    move = note.move()
+    assert (note.game_id, note.seq, note.proc, note.seated) == ("g1", 8, "p1", [3])
+    assert move is not None and (move.first, move.row["updated_at"], move.events) == (8, now, small)
+    big = [EventRec(8, "server", "note", None, {"text": "x" * NOTIFY_LIMIT}, now)]
+    said = announcement("g1", "p1", mutable, big, None)
+    assert said == "g1:8:p1:3"  # what older versions send, too
+    assert parse_note(said).move() is None
 
 
 def test_a_connection_idle_in_the_pool_is_pinged_and_replaced_when_dead(pg_url, monkeypatch):

@@ -1,0 +1,66 @@
+"""The threads that run the game service's blocking calls for the event loop.
+
+asyncio.to_thread costs, per call, a copy of the context, a concurrent.futures Future
+chained to an asyncio one, and the executor's check for an idle thread: on a busy
+server a good part of the loop's time per move. Here a call is a job on one queue,
+taken by the first free thread of a fixed set, and its result is set on the loop's
+future directly.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
+
+# as many threads as asyncio's default executor would start at most
+POOL_SIZE = min(32, (os.cpu_count() or 1) + 4)
+
+_Job = tuple[asyncio.AbstractEventLoop, asyncio.Future, Callable[..., Any], tuple]
+
+
+class Workers:
+    def __init__(self, size: int = POOL_SIZE):
+        self.size = size
+        self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+        self._start_lock = threading.Lock()
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """fn(*args) in one of the threads; its result or its exception."""
+        if len(self._threads) < self.size:
+            self._start_one()
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        self._jobs.put((loop, done, fn, args))
+        return await done
+
+    def _start_one(self) -> None:
+        with self._start_lock:
+            if len(self._threads) < self.size:
+                t = threading.Thread(target=self._work, name=f"hd-worker-{len(self._threads)}", daemon=True)
+                self._threads.append(t)
+                t.start()
+
+    def _work(self) -> None:
+        while True:
+            loop, done, fn, args = self._jobs.get()
+            try:
+                result, error = fn(*args), None
+            except BaseException as exc:  # handed to the caller, as to_thread would
+                result, error = None, exc
+            try:
+                loop.call_soon_threadsafe(_settle, done, result, error)
+            except RuntimeError:
+                pass  # the loop is closed: nobody waits any more
+
+
+def _settle(done: asyncio.Future, result: Any, error: BaseException | None) -> None:
+    if done.cancelled():
+        return
+    if error is not None:
+        done.set_exception(error)
+    else:
+        done.set_result(result)
