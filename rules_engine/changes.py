@@ -183,6 +183,7 @@ class ChangeRecord(GameCore):
         """After a fold: what was worked out from earlier positions is worked out again."""
         self._can_march, self._can_march_key = {}, ()
         self._paths_memo, self._paths_token = {}, ()
+        self._acts_memo = {}
         self._control_changed()
         self._legal = None
         self._looks = self._last_state = None    # taken afresh when the next action is recorded

@@ -76,6 +76,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, Ch
         self._placed = {s: 0 for s in SIDES}
         self._control_epoch = 0
         self._paths_memo, self._paths_token = {}, ()
+        self._acts_memo = {}
         for uid, u in self.units.items():
             self._pieces_at.setdefault((u.side, u.type, u.loc), set()).add(uid)
         self.scenario = load_scenario(header["scenario"], self.engine_version)

@@ -47,15 +47,20 @@ def march_steps(version: int) -> dict[str, dict[str, tuple[tuple[str, Line, str,
             for side in SIDES}
 
 
-MarchNode = tuple[int, str, str, Line, int, tuple[str, ...], tuple[str, ...], int]
+MarchPath = tuple[list[str], list[str]]
+MarchNode = tuple[int, str, str, Line, int, str, MarchPath, int]
 
 
 @functools.cache
 def march_tree(version: int, side: str, start: str) -> tuple[MarchNode, ...]:
     """Every simple path of one to three steps from ``start`` along lines the side may
     use, in depth-first order, each as (steps, last box, box before it, last line,
-    its kind bit, boxes, line kinds, index after the paths that extend it): a March
-    walks it, skipping the paths below one that is closed to the unit."""
+    its kind bit, first box, (boxes, line kinds), index after the paths that extend
+    it): a March walks it, skipping the paths below one that is closed to the unit.
+
+    The (boxes, line kinds) lists are the ones every move along the path holds,
+    shared by all games (built once, not for every legal list): like the legal
+    actions that hold them, they are read, never changed."""
     steps = march_steps(version)[side]
     nodes: list[list] = []
 
@@ -64,7 +69,8 @@ def march_tree(version: int, side: str, start: str) -> tuple[MarchNode, ...]:
             if nxt == start or nxt in path:
                 continue
             here = len(nodes)
-            nodes.append([len(path) + 1, nxt, cur, line, bit, path + (nxt,), by + (kind,), 0])
+            move = ([*path, nxt], [*by, kind])
+            nodes.append([len(path) + 1, nxt, cur, line, bit, move[0][0], move, 0])
             if len(path) < 2:
                 grow(nxt, path + (nxt,), by + (kind,))
             nodes[here][-1] = len(nodes)
@@ -92,8 +98,7 @@ class MovementRules(GameCore):
                     key = (u.loc, u.type, u.jumped)
                     if key not in paths_of:
                         paths_of[key] = self._paths(u)
-                    for path, by in paths_of[key]:
-                        acts.append({"type": "move", "unit": u.id, "path": path, "by": by})
+                    acts += self._moves_along(u.id, paths_of[key])
                 if self._entrench_refusal(u) is None:
                     acts.append({"type": "entrench", "unit": u.id})
             acts.append({"type": "end_march"})
@@ -119,6 +124,16 @@ class MovementRules(GameCore):
         if token != self._paths_token:
             self._paths_memo, self._paths_token = {}, token
         return self._paths_memo
+
+    def _moves_along(self, uid: str, paths: list[MarchPath]) -> list[dict[str, Any]]:
+        """The unit's move actions along these paths: kept while its paths are the same
+        list, so that the next decision of the March hands out the same actions."""
+        known = self._acts_memo.get(("move", uid))
+        if known is not None and known[0] is paths:
+            return known[1]
+        moves = [{"type": "move", "unit": uid, "path": path, "by": by} for path, by in paths]
+        self._acts_memo["move", uid] = (paths, moves)
+        return moves
 
     def _march_units_here(self) -> list[Unit]:
         units = self.units
@@ -249,7 +264,7 @@ class MovementRules(GameCore):
             return 1                              # unfriendly railroad: one box
         return 3 if bonus else 2
 
-    def _paths(self, u: Unit, enemy: set[str] | None = None) -> list[tuple[list[str], list[str]]]:
+    def _paths(self, u: Unit, enemy: set[str] | None = None) -> list[MarchPath]:
         """Every simple path this unit may take in one March, as (boxes, line kinds).
 
         The fast path of ``_why_path``: the same checks, each by the same function, but
@@ -258,7 +273,7 @@ class MovementRules(GameCore):
         only boxes it closes; ``march_steps`` leaves out the lines ``_line_usable``
         closes). Line kinds are bits of a mask while the paths grow."""
         side, start = u.side, u.loc
-        out: list[tuple[list[str], list[str]]] = []
+        out: list[MarchPath] = []
         if enemy is None:
             enemy = self._enemy_boxes(side)
         closed = self._closed_boxes(side)
@@ -269,7 +284,7 @@ class MovementRules(GameCore):
         nodes = march_tree(self.engine_version, side, start)
         i, total = 0, len(nodes)
         while i < total:
-            n, nxt, cur, line, bit, path, by, subtree_end = nodes[i]
+            n, nxt, cur, line, bit, first, move, subtree_end = nodes[i]
             here, i = i, subtree_end         # unless the path goes on below
             if nxt in closed:
                 continue
@@ -281,12 +296,12 @@ class MovementRules(GameCore):
                 most = limits[key] = self._max_steps(u, kinds_of(kinds), key & 1 == 1)
             if n > most:
                 continue
-            jump = n == 2 and path[0] in enemy
+            jump = n == 2 and first in enemy
             if jump:
                 assert first_line is not None   # a second step follows a first one
-                if self._jump_refusal(u, path[0], [first_line, line], nxt) is not None:
+                if self._jump_refusal(u, first, [first_line, line], nxt) is not None:
                     continue
-            out.append((list(path), list(by)))
+            out.append(move)
             # a unit stops in an enemy box, but may try jumping on from the first (4.4, 4.5)
             if (n == 1 and not u.jumped) if nxt in enemy else (n < 3 and not jump):
                 masks[n], friendly[n] = kinds, fr
@@ -355,8 +370,18 @@ class MovementRules(GameCore):
                 if self._sea_unit_refusal(u, invasion) is None:
                     if invasion not in goals:
                         goals[invasion] = self._sea_goals(invasion)
-                    acts += [{"type": kind, "unit": uid, "to": to} for to in goals[invasion]
-                             if invasion or to != port]
+                    acts += self._sailings(uid, port, kind, goals[invasion])
+        return acts
+
+    def _sailings(self, uid: str, port: str, kind: str, goals: list[str]) -> list[dict[str, Any]]:
+        """The unit's sea moves or invasions from ``port`` to these goals (a sea move
+        goes to another port): kept while the goals are the same list (see _sea_goals)."""
+        known = self._acts_memo.get((kind, uid))
+        if known is not None and known[0] is goals and known[1] == port:
+            return known[2]
+        invasion = kind == "invade"
+        acts = [{"type": kind, "unit": uid, "to": to} for to in goals if invasion or to != port]
+        self._acts_memo[kind, uid] = (goals, port, acts)
         return acts
 
     def _sea_goals(self, invasion: bool) -> list[str]:

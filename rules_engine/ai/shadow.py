@@ -23,7 +23,7 @@ _SHARED = frozenset(("map", "scenario", "header", "options", "engine_version", "
                      "_ports", "_cities", "_default_owner", "_kentucky", "_a_kentucky_box",
                      "_shields", "_union_objectives", "_garrisons"))
 # Memories of facts worked out from the position: an empty one is always right.
-_MEMORIES = frozenset(("_paths_memo",))
+_MEMORIES = frozenset(("_paths_memo", "_acts_memo"))
 
 
 class SampledDice:
