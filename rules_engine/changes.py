@@ -142,13 +142,15 @@ class ChangeRecord(GameCore):
         what folding them one by one would leave: only those are applied."""
         units: dict[str, dict[str, Any]] = {}
         state: dict[str, Any] = {}
+        add_units, add_state = units.update, state.update
         for event in events:
-            if event["type"] == "action":
-                changes = event["changes"]
+            # only action events carry changes; an action that changed nothing has none
+            changes = event.get("changes")
+            if changes:
                 if "units" in changes:
-                    units.update(changes["units"])
+                    add_units(changes["units"])
                 if "state" in changes:
-                    state.update(changes["state"])
+                    add_state(changes["state"])
         self._fold_changes(units, state)
 
     def _fold_changes(self, looks: dict[str, dict[str, Any]], state: dict[str, Any]) -> None:

@@ -37,6 +37,7 @@ class GameCore:
     _undo_floor: int
 
     # --- facts about the map the rules ask for again and again, computed once
+    _activations: dict[str, dict[str, Any]]
     _ports: list[str]
     _cities: frozenset[str]
     _default_owner: dict[str, str | None]
@@ -281,6 +282,10 @@ class GameCore:
     def pieces_at(self, side: str, type_: str, loc: str) -> frozenset[str]:
         """The pieces of a side and type in a place (box, pool, stock, draft...)."""
         return frozenset(self._pieces_at.get((side, type_, loc), ()))
+
+    def _any_off_map(self, side: str, type_: str, loc: str) -> bool:
+        """Whether _pick_off_map would find a piece (without picking it)."""
+        return bool(self._pieces_at.get((side, type_, loc)))
 
     def _pick_off_map(self, side: str, type_: str, loc: str) -> str | None:
         """Lowest-numbered piece of a type in the pool/stock/draft, or None."""

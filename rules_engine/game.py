@@ -300,6 +300,8 @@ def _map_facts(version: int) -> dict[str, Any]:
     boxes = load_map(version).boxes
     kentucky = frozenset(b for b, box in boxes.items() if box.color == "neutral")
     return {
+        # the activate action of each box, one dict shared by every legal list (read only)
+        "_activations": {b: {"type": "activate", "box": b} for b in boxes},
         "_ports": [b for b, box in boxes.items() if box.port],
         "_cities": frozenset(b for b, box in boxes.items() if box.recruitment_city),
         "_forts": frozenset(b for b, box in boxes.items() if box.fort),

@@ -103,8 +103,8 @@ class MovementRules(GameCore):
                     acts.append({"type": "entrench", "unit": u.id})
             acts.append({"type": "end_march"})
         if self.marches > 0:
-            for box in self._activatable_boxes():
-                acts.append({"type": "activate", "box": box})
+            activations = self._activations
+            acts += [activations[box] for box in self._activatable_boxes()]
             acts.extend(self._sea_actions())
             acts.extend({"type": "refit", "unit": u} for u in self._refittable())   # 5.71
         if self.leaders:
@@ -191,8 +191,9 @@ class MovementRules(GameCore):
         side = self.side
         if closed is None:
             closed = self._closed_boxes(side)
+        units = self.units
         for uid in self.at[box]:
-            u = self.units[uid]
+            u = units[uid]
             if u.side != side or u.m >= 2:
                 continue
             if (self._move_refusal(u) is None and self._any_exit(u, closed)) or self._entrench_refusal(u) is None:

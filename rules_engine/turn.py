@@ -288,7 +288,7 @@ class TurnRules(GameCore):
             return "Foreign intervention units are never promoted (A8.4)."
         if "6.1" in self.options and nxt[0] == "C" and not in_battle:
             return "Veterans become Crack only as victorious survivors of a battle (6.1)."
-        if self._pick_off_map(u.side, nxt, "stock") is None:
+        if not self._any_off_map(u.side, nxt, "stock"):
             return f"All {unit_type(nxt)['name']} pieces are in play: the counter mix is the limit (11.6)."
         return None
 
@@ -379,15 +379,17 @@ class TurnRules(GameCore):
             return "Only Militia units are recruited (7.0)."
         if self._current_recruit["points"] <= 0:
             return "You have no Recruitment Points left (7.0)."
-        if not self._pick_off_map(side, unit_type, "pool"):
+        if not self._any_off_map(side, unit_type, "pool"):
             return f"No {unit_type} is in your Recruitment Pool (7.0)."
         if self.units_on_map(side) >= self.army_limit(side):
             return f"You are at your Army Maximum Size of {self.army_limit(side)} units (7.1)."
         return None
 
     def _recruit_cities(self) -> Iterator[str]:
+        # a city the side does not control is refused (7.0): passed over here unasked
+        owned = self._controlled(self.side)
         for bid, _ in self._shields[self.side]:
-            if self._recruit_city_refusal(bid) is None:
+            if bid in owned and self._recruit_city_refusal(bid) is None:
                 yield bid
 
     def _recruit_city_refusal(self, box: Any) -> str | None:
