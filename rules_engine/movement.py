@@ -80,6 +80,32 @@ def march_tree(version: int, side: str, start: str) -> tuple[MarchNode, ...]:
 
 
 @functools.cache
+def march_reach(version: int, side: str, start: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The boxes near ``start`` whose state the March paths from it depend on (see
+    ``MovementRules._paths_situation``): those one or two steps away (a path stops at
+    an enemy there, a jump goes over one a step away and may not end in one two steps
+    away) and those at either end of a railroad step (a friendly railroad)."""
+    nodes = march_tree(version, side, start)
+    near = frozenset(node[1] for node in nodes if node[0] <= 2)
+    rail = frozenset(box for node in nodes if node[4] == RAIL_BIT for box in (node[1], node[2]))
+    return near, rail
+
+
+#: The March paths worked out, by everything they depend on (``_paths_situation``),
+#: shared by every game: a situation met once, in any game, is not searched again
+#: (games of one scenario meet the same ones at its start). An entry holds the key
+#: and a list of the path tree's own (boxes, kinds) pairs, about 2 kB; emptied when
+#: full (30 random games meet about 1,700 situations).
+_PATHS_SEEN: dict[tuple[Any, ...], list[MarchPath]] = {}
+PATHS_SEEN_LIMIT = 4096
+
+
+def forget_paths_seen() -> None:
+    """Empty the shared memory of March paths (benchmarks start each round afresh)."""
+    _PATHS_SEEN.clear()
+
+
+@functools.cache
 def march_exits(version: int, side: str, closed: frozenset[str]) -> frozenset[str]:
     """The boxes with a line the side may march along to a box not ``closed``."""
     return frozenset(box for box, steps in march_steps(version)[side].items()
@@ -97,7 +123,7 @@ class MovementRules(GameCore):
                     # the units of one box, side and type (and jump made or not) share their paths
                     key = (u.loc, u.type, u.jumped)
                     if key not in paths_of:
-                        paths_of[key] = self._paths(u)
+                        paths_of[key] = self._paths_known(u)
                     acts += self._moves_along(u.id, paths_of[key])
                 if self._entrench_refusal(u) is None:
                     acts.append({"type": "entrench", "unit": u.id})
@@ -124,6 +150,35 @@ class MovementRules(GameCore):
         if token != self._paths_token:
             self._paths_memo, self._paths_token = {}, token
         return self._paths_memo
+
+    def _paths_known(self, u: Unit) -> list[MarchPath]:
+        """``_paths(u)``, searched only if no game has met the same situation before."""
+        situation = self._paths_situation(u)
+        found = _PATHS_SEEN.get(situation)
+        if found is None:
+            if len(_PATHS_SEEN) >= PATHS_SEEN_LIMIT:
+                _PATHS_SEEN.clear()
+            found = _PATHS_SEEN[situation] = self._paths(u)
+        return found
+
+    def _paths_situation(self, u: Unit) -> tuple[Any, ...]:
+        """Everything ``_paths(u)`` reads, as a key: the map, the side, the start, what
+        kind of mover the unit is (cavalry, cavalry-like, jump made), the boxes closed
+        to it, the enemy boxes near the start, the controlled boxes at the railroad
+        steps from it, the enemy cavalry it could not jump over and the rules that
+        change the Movement Chart (4.9, 4.11 on the first turn)."""
+        side, start = u.side, u.loc
+        near, rail = march_reach(self.engine_version, side, start)
+        enemy_near = near & self._enemy_boxes(side)
+        blocking_cav: frozenset[str] = frozenset()
+        if u.is_cav and not u.jumped and enemy_near:
+            units, at = self.units, self.at
+            blocking_cav = frozenset(box for box in enemy_near if any(
+                units[x].side != side and units[x].is_cav for x in at[box]))
+        return (self.engine_version, side, start, self._cav_like(u), u.is_cav, u.jumped,
+                self._closed_boxes(side), enemy_near, rail & self._controlled(side),
+                blocking_cav, "4.9" in self.options,
+                "4.11" in self.options and self.turn == FIRST_1861_TURN)
 
     def _moves_along(self, uid: str, paths: list[MarchPath]) -> list[dict[str, Any]]:
         """The unit's move actions along these paths: kept while its paths are the same
