@@ -41,6 +41,7 @@ class GameCore:
     _ports: list[str]
     _cities: frozenset[str]
     _default_owner: dict[str, str | None]
+    _colour_boxes: dict[str, frozenset[str]]    # side -> the boxes of its colour
     _kentucky: frozenset[str]
     _a_kentucky_box: str
     _shields: dict[str, list[tuple[str, int]]]
@@ -161,8 +162,12 @@ class GameCore:
         """The boxes the side controls now (worked out again after a change of control)."""
         found = self._by_control.get(("boxes", side))
         if found is None:
-            found = self._by_control["boxes", side] = frozenset(
-                b for b in self._default_owner if self.controller(b) == side)
+            # controller(): the control marker, else the box's colour; read off the
+            # markers rather than asking every box of the map
+            control = self.control
+            found = self._by_control["boxes", side] = (
+                frozenset(b for b in self._colour_boxes[side] if not control.get(b))
+                | frozenset(b for b, holder in control.items() if holder == side))
         return found
 
     def units_on_map(self, side: str) -> int:

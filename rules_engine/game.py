@@ -307,6 +307,8 @@ def _map_facts(version: int) -> dict[str, Any]:
         "_forts": frozenset(b for b, box in boxes.items() if box.fort),
         "_default_owner": {b: (None if box.color == "neutral" else box.color)
                            for b, box in boxes.items()},
+        "_colour_boxes": {s: frozenset(b for b, box in boxes.items() if box.color == s)
+                          for s in SIDES},
         "_kentucky": kentucky,
         "_a_kentucky_box": min(kentucky),
         "_shields": {s: [(b, box.shields[s]) for b, box in boxes.items() if box.shields.get(s)]

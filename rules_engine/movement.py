@@ -247,17 +247,15 @@ class MovementRules(GameCore):
         if closed is None:
             closed = self._closed_boxes(side)
         units = self.units
+        # some line leads from the box to one the side may enter (see ``_paths``)
+        exit_open = box in march_exits(self.engine_version, side, closed)
         for uid in self.at[box]:
             u = units[uid]
             if u.side != side or u.m >= 2:
                 continue
-            if (self._move_refusal(u) is None and self._any_exit(u, closed)) or self._entrench_refusal(u) is None:
+            if (exit_open and self._move_refusal(u) is None) or self._entrench_refusal(u) is None:
                 return True
         return False
-
-    def _any_exit(self, u: Unit, closed: frozenset[str]) -> bool:
-        """Some line the unit may use leads to a box it may enter (see ``_paths``)."""
-        return u.loc in march_exits(self.engine_version, u.side, closed)
 
     def _line_usable(self, side: str, line: Line) -> bool:
         return line_usable(side, line)

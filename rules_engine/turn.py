@@ -2,7 +2,7 @@
 game length (9.0) and victory (10.0)."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from . import calendar
@@ -295,16 +295,37 @@ class TurnRules(GameCore):
     def _segment_promotable(self) -> list[str]:
         if self.promotions <= 0:
             return []
-        units, side = self.units, self.side
-        return [uid for box in sorted(self._held[side]) for uid in self.at[box]
-                if units[uid].side == side and self._promotable(units[uid], in_battle=False)]
+        promotable = self._segment_verdicts()
+        return [uid for uid in self._side_units_on_map() if promotable(uid)]
 
     def _any_segment_promotable(self) -> bool:
         if self.promotions <= 0:
             return False
-        units, side = self.units, self.side
-        return any(units[uid].side == side and self._promotable(units[uid], in_battle=False)
-                   for box in self._held[side] for uid in self.at[box])
+        return any(map(self._segment_verdicts(), self._side_units_on_map()))
+
+    def _side_units_on_map(self) -> Iterator[str]:
+        """The moving side's units on the map, box by box in order."""
+        units, side, at = self.units, self.side, self.at
+        for box in sorted(self._held[side]):
+            for uid in at[box]:
+                if units[uid].side == side:
+                    yield uid
+
+    def _segment_verdicts(self) -> Callable[[str], bool]:
+        """Whether a unit may be promoted in the Promotion Segment, asked of
+        _promotable once per kind of unit: outside a battle the answer follows from
+        the unit's type, promotion this turn and foreign origin alone (6.0, A8.4)."""
+        units = self.units
+        known: dict[tuple[str, bool, bool], bool] = {}
+
+        def promotable(uid: str) -> bool:
+            u = units[uid]
+            kind = (u.type, u.prom, u.foreign)
+            verdict = known.get(kind)
+            if verdict is None:
+                verdict = known[kind] = self._promotable(u, in_battle=False)
+            return verdict
+        return promotable
 
     def _do_promote(self, unit: str) -> None:
         new = self._promote(unit)

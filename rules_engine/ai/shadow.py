@@ -22,7 +22,7 @@ from ..state import Unit
 _SHARED = frozenset(("map", "scenario", "header", "options", "engine_version", "_legal",
                      "_ports", "_cities", "_default_owner", "_kentucky", "_a_kentucky_box",
                      "_shields", "_union_objectives", "_garrisons",
-                     "_activations"))
+                     "_activations", "_colour_boxes"))
 # Memories of facts worked out from the position: an empty one is always right.
 _MEMORIES = frozenset(("_paths_memo", "_acts_memo"))
 
