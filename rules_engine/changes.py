@@ -25,7 +25,7 @@ import marshal
 from operator import attrgetter, ne
 from typing import Any
 
-from .core import GameCore
+from .core import ACTIVATABLE, GameCore
 
 #: The first engine version whose action events carry their changes.
 CHANGES_RECORDED_SINCE = 3
@@ -106,13 +106,13 @@ class ChangeRecord(GameCore):
                     looks[uid] = look
                     changed[uid] = units[uid].look()
         last_values, last_containers = last
-        state: dict[str, Any] = {}
         values = _values(self)
         if values != last_values:
-            for name, old, new in zip(VALUE_FIELDS, last_values, values, strict=True):
-                if old != new:
-                    state[name] = new
+            state = {name: new for name, old, new in zip(VALUE_FIELDS, last_values, values)
+                     if old != new}
             self._last_state = (values, last_containers)
+        else:
+            state = {}
         containers = _containers(self)
         if not any(map(ne, containers, last_containers)):
             return _record(changed, state)
@@ -155,6 +155,7 @@ class ChangeRecord(GameCore):
 
     def _fold_changes(self, looks: dict[str, dict[str, Any]], state: dict[str, Any]) -> None:
         units, flagged, can_march = self.units, self._flagged, self._can_march
+        self._acts_memo.pop(ACTIVATABLE, None)
         for uid, d in looks.items():
             u = units[uid]
             if u.loc != d["loc"]:

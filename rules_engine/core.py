@@ -17,6 +17,11 @@ from .map import Line, Map
 from .state import Unit
 
 
+#: The key under which _acts_memo keeps the boxes a March could start from (see
+#: _activatable_boxes): forgotten wherever a box's entry in _can_march is.
+ACTIVATABLE = ("activate", "")
+
+
 class DieSource(Protocol):
     """Seeded, scripted or recorded dice, or none: one value from 1 to 6 a call."""
 
@@ -76,7 +81,7 @@ class GameCore:
     _paths_token: tuple[Any, ...]
     # (action kind, unit) -> what a unit's actions of that kind were built from (the
     # very list of paths or goals, and where it was) and those actions, handed out
-    # again while that is the same: see _moves_along, _sailings
+    # again while that is the same: see _moves_along, _sailings; and ACTIVATABLE
     _acts_memo: dict[tuple[str, str], tuple[Any, ...]]
     _forts: frozenset[str]            # boxes whose units are always entrenched (4.3)
 
@@ -207,6 +212,7 @@ class GameCore:
         self._touched.add(uid)
         self._can_march.pop(old, None)
         self._can_march.pop(loc, None)
+        self._acts_memo.pop(ACTIVATABLE, None)
         self._placed[u.side] += 1
         self._pieces_at[u.side, u.type, old].discard(uid)
         self._pieces_at.setdefault((u.side, u.type, loc), set()).add(uid)
@@ -278,6 +284,7 @@ class GameCore:
         self._flagged.add(u.id)
         self._touched.add(u.id)
         self._can_march.pop(u.loc, None)
+        self._acts_memo.pop(ACTIVATABLE, None)
 
     def _touch(self, u: Unit) -> None:
         """Called wherever a piece's flags change without _place or _flag (which call

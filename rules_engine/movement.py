@@ -9,7 +9,7 @@ import functools
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from .core import GameCore
+from .core import ACTIVATABLE, GameCore
 from .data import SIDES, other
 from .map import Line, load_map
 from .state import Unit
@@ -230,6 +230,9 @@ class MovementRules(GameCore):
         key = (self.side, self.turn, self.ky_entered, tuple(self.contained))
         if key != self._can_march_key:
             self._can_march, self._can_march_key = {}, key
+        remembered = self._acts_memo.get(ACTIVATABLE)
+        if remembered is not None and remembered[0] == key:
+            return remembered[1]
         known, closed = self._can_march, self._closed_boxes(self.side)
         boxes = []
         for box in sorted(self._held[self.side]):
@@ -238,6 +241,8 @@ class MovementRules(GameCore):
                 can = known[box] = self._box_can_march(box, closed)
             if can:
                 boxes.append(box)
+        # kept until a piece enters or leaves a box or a unit is flagged (as _can_march)
+        self._acts_memo[ACTIVATABLE] = (key, boxes)
         return boxes
 
     def _box_can_march(self, box: str, closed: frozenset[str] | None = None) -> bool:
