@@ -25,7 +25,7 @@ import marshal
 from operator import attrgetter, ne
 from typing import Any
 
-from .core import ACTIVATABLE, GameCore
+from .core import GameCore
 
 #: The first engine version whose action events carry their changes.
 CHANGES_RECORDED_SINCE = 3
@@ -155,7 +155,7 @@ class ChangeRecord(GameCore):
 
     def _fold_changes(self, looks: dict[str, dict[str, Any]], state: dict[str, Any]) -> None:
         units, flagged, can_march = self.units, self._flagged, self._can_march
-        self._acts_memo.pop(ACTIVATABLE, None)
+        self._pieces_changed()
         for uid, d in looks.items():
             u = units[uid]
             if u.loc != d["loc"]:

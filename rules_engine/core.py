@@ -17,9 +17,12 @@ from .map import Line, Map
 from .state import Unit
 
 
-#: The key under which _acts_memo keeps the boxes a March could start from (see
-#: _activatable_boxes): forgotten wherever a box's entry in _can_march is.
+#: The keys under which _acts_memo keeps what follows from where the pieces are and
+#: the flags they carry: the boxes a March could start from (_activatable_boxes) and
+#: the Union's sea moves and invasions (_sea_actions). Forgotten (_pieces_changed)
+#: wherever a piece moves or is flagged, as a box's entry in _can_march is.
 ACTIVATABLE = ("activate", "")
+SAILINGS = ("sail", "")
 
 
 class DieSource(Protocol):
@@ -212,7 +215,7 @@ class GameCore:
         self._touched.add(uid)
         self._can_march.pop(old, None)
         self._can_march.pop(loc, None)
-        self._acts_memo.pop(ACTIVATABLE, None)
+        self._pieces_changed()
         self._placed[u.side] += 1
         self._pieces_at[u.side, u.type, old].discard(uid)
         self._pieces_at.setdefault((u.side, u.type, loc), set()).add(uid)
@@ -284,7 +287,14 @@ class GameCore:
         self._flagged.add(u.id)
         self._touched.add(u.id)
         self._can_march.pop(u.loc, None)
-        self._acts_memo.pop(ACTIVATABLE, None)
+        self._pieces_changed()
+
+    def _pieces_changed(self) -> None:
+        """A piece moved or a unit's flags changed: what _acts_memo keeps of the
+        position as a whole is worked out again when next asked."""
+        memo = self._acts_memo
+        memo.pop(ACTIVATABLE, None)
+        memo.pop(SAILINGS, None)
 
     def _touch(self, u: Unit) -> None:
         """Called wherever a piece's flags change without _place or _flag (which call

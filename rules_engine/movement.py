@@ -9,7 +9,7 @@ import functools
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from .core import ACTIVATABLE, GameCore
+from .core import ACTIVATABLE, SAILINGS, GameCore
 from .data import SIDES, other
 from .map import Line, load_map
 from .state import Unit
@@ -405,12 +405,18 @@ class MovementRules(GameCore):
         """4.6 Sea Movement and 4.7 Naval Invasions: one March per unit."""
         if self.side != "union":
             return self._foreign_sea_actions() if self.intervention else []
+        # besides the pieces and their flags (see _pieces_changed), they follow from these
+        key = (self.turn, self.invasion, tuple(self.contained), self._control_epoch)
+        remembered = self._acts_memo.get(SAILINGS)
+        if remembered is not None and remembered[0] == key:
+            return remembered[1]
         acts: list[dict[str, Any]] = []
         goals: dict[bool, list[str]] = {}
         held = self._held["union"]
         for port in self._ports:
             if port in held:
                 acts += self._sea_actions_from(port, goals)
+        self._acts_memo[SAILINGS] = (key, acts)
         return acts
 
     def _sea_actions_from(self, port: str, goals: dict[bool, list[str]]) -> list[dict[str, Any]]:
