@@ -108,7 +108,7 @@ class ChangeRecord(GameCore):
         last_values, last_containers = last
         values = _values(self)
         if values != last_values:
-            state = {name: new for name, old, new in zip(VALUE_FIELDS, last_values, values)
+            state = {name: new for name, old, new in zip(VALUE_FIELDS, last_values, values, strict=True)
                      if old != new}
             self._last_state = (values, last_containers)
         else:
