@@ -149,6 +149,9 @@ class MovementRules(GameCore):
         token = (side, self.turn, self.ky_entered, self._placed[other(side)], self._control_epoch)
         if token != self._paths_token:
             self._paths_memo, self._paths_token = {}, token
+            # and the actions kept (built from such paths, or as old): a game holds
+            # only those of the segment under way
+            self._acts_memo.clear()
         return self._paths_memo
 
     def _paths_known(self, u: Unit) -> list[MarchPath]:
