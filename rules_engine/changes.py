@@ -155,7 +155,7 @@ class ChangeRecord(GameCore):
 
     def _fold_changes(self, looks: dict[str, dict[str, Any]], state: dict[str, Any]) -> None:
         units, flagged, can_march = self.units, self._flagged, self._can_march
-        self._pieces_changed()
+        self._acts_memo.clear()                 # a fold may change anything
         for uid, d in looks.items():
             u = units[uid]
             if u.loc != d["loc"]:

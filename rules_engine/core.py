@@ -18,11 +18,12 @@ from .state import Unit
 
 
 #: The keys under which _acts_memo keeps what follows from where the pieces are and
-#: the flags they carry: the boxes a March could start from (_activatable_boxes) and
-#: the Union's sea moves and invasions (_sea_actions). Forgotten (_pieces_changed)
-#: wherever a piece moves or is flagged, as a box's entry in _can_march is.
+#: the flags they carry: the boxes a March could start from (_activatable_boxes) and,
+#: with a port's id, the sea moves and invasions from that port (_sea_actions).
+#: Forgotten (_pieces_changed) wherever a piece moves or is flagged, as a box's
+#: entry in _can_march is.
 ACTIVATABLE = ("activate", "")
-SAILINGS = ("sail", "")
+SAILINGS = "sail"
 
 
 class DieSource(Protocol):
@@ -215,7 +216,7 @@ class GameCore:
         self._touched.add(uid)
         self._can_march.pop(old, None)
         self._can_march.pop(loc, None)
-        self._pieces_changed()
+        self._pieces_changed(old, loc)
         self._placed[u.side] += 1
         self._pieces_at[u.side, u.type, old].discard(uid)
         self._pieces_at.setdefault((u.side, u.type, loc), set()).add(uid)
@@ -287,14 +288,16 @@ class GameCore:
         self._flagged.add(u.id)
         self._touched.add(u.id)
         self._can_march.pop(u.loc, None)
-        self._pieces_changed()
+        self._pieces_changed(u.loc)
 
-    def _pieces_changed(self) -> None:
-        """A piece moved or a unit's flags changed: what _acts_memo keeps of the
-        position as a whole is worked out again when next asked."""
+    def _pieces_changed(self, *boxes: str) -> None:
+        """A piece left or entered these places, or a unit's flags there changed: what
+        _acts_memo keeps of the position as a whole, and of these boxes, is worked
+        out again when next asked."""
         memo = self._acts_memo
         memo.pop(ACTIVATABLE, None)
-        memo.pop(SAILINGS, None)
+        for box in boxes:
+            memo.pop((SAILINGS, box), None)
 
     def _touch(self, u: Unit) -> None:
         """Called wherever a piece's flags change without _place or _flag (which call

@@ -408,18 +408,18 @@ class MovementRules(GameCore):
         """4.6 Sea Movement and 4.7 Naval Invasions: one March per unit."""
         if self.side != "union":
             return self._foreign_sea_actions() if self.intervention else []
-        # besides the pieces and their flags (see _pieces_changed), they follow from these
+        # besides the pieces in a port and their flags (see _pieces_changed), the
+        # actions from it follow from these
         key = (self.turn, self.invasion, tuple(self.contained), self._control_epoch)
-        remembered = self._acts_memo.get(SAILINGS)
-        if remembered is not None and remembered[0] == key:
-            return remembered[1]
         acts: list[dict[str, Any]] = []
         goals: dict[bool, list[str]] = {}
-        held = self._held["union"]
+        held, memo = self._held["union"], self._acts_memo
         for port in self._ports:
             if port in held:
-                acts += self._sea_actions_from(port, goals)
-        self._acts_memo[SAILINGS] = (key, acts)
+                remembered = memo.get((SAILINGS, port))
+                if remembered is None or remembered[0] != key:
+                    remembered = memo[SAILINGS, port] = (key, self._sea_actions_from(port, goals))
+                acts += remembered[1]
         return acts
 
     def _sea_actions_from(self, port: str, goals: dict[bool, list[str]]) -> list[dict[str, Any]]:
