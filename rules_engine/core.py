@@ -83,9 +83,10 @@ class GameCore:
     # turn, Kentucky, enemy pieces placed, control epoch) says nothing they depend on moved
     _paths_memo: dict[tuple[str, str, bool], list[tuple[list[str], list[str]]]]
     _paths_token: tuple[Any, ...]
-    # (action kind, unit) -> what a unit's actions of that kind were built from (the
-    # very list of paths or goals, and where it was) and those actions, handed out
-    # again while that is the same: see _moves_along, _sailings; and ACTIVATABLE
+    # legal actions kept from one decision to the next: (action kind, unit) -> what
+    # the unit's actions of that kind were built from (the very list of paths or
+    # goals, and its port) and those actions (_moves_along, _sailings); ACTIVATABLE ->
+    # (key, boxes); (SAILINGS, port) -> (key, the sea actions from the port)
     _acts_memo: dict[tuple[str, str], tuple[Any, ...]]
     _forts: frozenset[str]            # boxes whose units are always entrenched (4.3)
 
