@@ -37,7 +37,12 @@ def _import_engine(root: str | None) -> Any:
 
 
 def play_games(engine: Any, scenario: str, n_games: int) -> tuple[list[Any], int, float]:
-    """n random games to the end: the games, the decisions made and the seconds taken."""
+    """n random games to the end: the games, the decisions made and the seconds taken.
+    Each round starts with no March paths remembered from an earlier round (an engine
+    that shares them between games would otherwise meet every situation again)."""
+    forget = getattr(getattr(engine, "movement", None), "forget_paths_seen", None)
+    if forget is not None:
+        forget()
     rng = random.Random(2026)
     games, decisions, seconds = [], 0, 0.0
     for i in range(n_games):

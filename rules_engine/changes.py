@@ -106,13 +106,13 @@ class ChangeRecord(GameCore):
                     looks[uid] = look
                     changed[uid] = units[uid].look()
         last_values, last_containers = last
-        state: dict[str, Any] = {}
         values = _values(self)
         if values != last_values:
-            for name, old, new in zip(VALUE_FIELDS, last_values, values, strict=True):
-                if old != new:
-                    state[name] = new
+            state = {name: new for name, old, new in zip(VALUE_FIELDS, last_values, values, strict=True)
+                     if old != new}
             self._last_state = (values, last_containers)
+        else:
+            state = {}
         containers = _containers(self)
         if not any(map(ne, containers, last_containers)):
             return _record(changed, state)
@@ -142,17 +142,20 @@ class ChangeRecord(GameCore):
         what folding them one by one would leave: only those are applied."""
         units: dict[str, dict[str, Any]] = {}
         state: dict[str, Any] = {}
+        add_units, add_state = units.update, state.update
         for event in events:
-            if event["type"] == "action":
-                changes = event["changes"]
+            # only action events carry changes; an action that changed nothing has none
+            changes = event.get("changes")
+            if changes:
                 if "units" in changes:
-                    units.update(changes["units"])
+                    add_units(changes["units"])
                 if "state" in changes:
-                    state.update(changes["state"])
+                    add_state(changes["state"])
         self._fold_changes(units, state)
 
     def _fold_changes(self, looks: dict[str, dict[str, Any]], state: dict[str, Any]) -> None:
         units, flagged, can_march = self.units, self._flagged, self._can_march
+        self._acts_memo.clear()                 # a fold may change anything
         for uid, d in looks.items():
             u = units[uid]
             if u.loc != d["loc"]:
@@ -183,6 +186,7 @@ class ChangeRecord(GameCore):
         """After a fold: what was worked out from earlier positions is worked out again."""
         self._can_march, self._can_march_key = {}, ()
         self._paths_memo, self._paths_token = {}, ()
+        self._acts_memo = {}
         self._control_changed()
         self._legal = None
         self._looks = self._last_state = None    # taken afresh when the next action is recorded

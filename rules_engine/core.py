@@ -18,6 +18,15 @@ from .map import Line, Map
 from .state import Unit
 
 
+#: The keys under which _acts_memo keeps what follows from where the pieces are and
+#: the flags they carry: the boxes a March could start from (_activatable_boxes) and,
+#: with a port's id, the sea moves and invasions from that port (_sea_actions).
+#: Forgotten (_pieces_changed) wherever a piece moves or is flagged, as a box's
+#: entry in _can_march is.
+ACTIVATABLE = ("activate", "")
+SAILINGS = "sail"
+
+
 class DieSource(Protocol):
     """Seeded, scripted or recorded dice, or none: one value from 1 to 6 a call."""
 
@@ -38,9 +47,11 @@ class GameCore:
     _undo_floor: int
 
     # --- facts about the map the rules ask for again and again, computed once
+    _activations: dict[str, dict[str, Any]]
     _ports: list[str]
     _cities: frozenset[str]
     _default_owner: dict[str, str | None]
+    _colour_boxes: dict[str, frozenset[str]]    # side -> the boxes of its colour
     _kentucky: frozenset[str]
     _a_kentucky_box: str
     _shields: dict[str, list[tuple[str, int]]]
@@ -73,6 +84,11 @@ class GameCore:
     # turn, Kentucky, enemy pieces placed, control epoch) says nothing they depend on moved
     _paths_memo: dict[tuple[str, str, bool], list[tuple[list[str], list[str]]]]
     _paths_token: tuple[Any, ...]
+    # legal actions kept from one decision to the next: (action kind, unit) -> what
+    # the unit's actions of that kind were built from (the very list of paths or
+    # goals, and its port) and those actions (_moves_along, _sailings); ACTIVATABLE ->
+    # (key, boxes); (SAILINGS, port) -> (key, the sea actions from the port)
+    _acts_memo: dict[tuple[str, str], tuple[Any, ...]]
     _forts: frozenset[str]            # boxes whose units are always entrenched (4.3)
 
     # --- the state proper (serialised by Game.state())
@@ -157,8 +173,12 @@ class GameCore:
         """The boxes the side controls now (worked out again after a change of control)."""
         found = self._by_control.get(("boxes", side))
         if found is None:
-            found = self._by_control["boxes", side] = frozenset(
-                b for b in self._default_owner if self.controller(b) == side)
+            # controller(): the control marker, else the box's colour; read off the
+            # markers rather than asking every box of the map
+            control = self.control
+            found = self._by_control["boxes", side] = (
+                frozenset(b for b in self._colour_boxes[side] if not control.get(b))
+                | frozenset(b for b, holder in control.items() if holder == side))
         return found
 
     def units_on_map(self, side: str) -> int:
@@ -198,6 +218,7 @@ class GameCore:
         self._touched.add(uid)
         self._can_march.pop(old, None)
         self._can_march.pop(loc, None)
+        self._pieces_changed(old, loc)
         self._placed[u.side] += 1
         self._pieces_at[u.side, u.type, old].discard(uid)
         self._pieces_at.setdefault((u.side, u.type, loc), set()).add(uid)
@@ -269,6 +290,16 @@ class GameCore:
         self._flagged.add(u.id)
         self._touched.add(u.id)
         self._can_march.pop(u.loc, None)
+        self._pieces_changed(u.loc)
+
+    def _pieces_changed(self, *boxes: str) -> None:
+        """A piece left or entered these places, or a unit's flags there changed: what
+        _acts_memo keeps of the position as a whole, and of these boxes, is worked
+        out again when next asked."""
+        memo = self._acts_memo
+        memo.pop(ACTIVATABLE, None)
+        for box in boxes:
+            memo.pop((SAILINGS, box), None)
 
     def _touch(self, u: Unit) -> None:
         """Called wherever a piece's flags change without _place or _flag (which call
@@ -278,6 +309,10 @@ class GameCore:
     def pieces_at(self, side: str, type_: str, loc: str) -> frozenset[str]:
         """The pieces of a side and type in a place (box, pool, stock, draft...)."""
         return frozenset(self._pieces_at.get((side, type_, loc), ()))
+
+    def _any_off_map(self, side: str, type_: str, loc: str) -> bool:
+        """Whether _pick_off_map would find a piece (without picking it)."""
+        return bool(self._pieces_at.get((side, type_, loc)))
 
     def _pick_off_map(self, side: str, type_: str, loc: str) -> str | None:
         """Lowest-numbered piece of a type in the pool/stock/draft, or None."""

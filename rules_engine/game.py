@@ -76,6 +76,7 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, Ch
         self._placed = {s: 0 for s in SIDES}
         self._control_epoch = 0
         self._paths_memo, self._paths_token = {}, ()
+        self._acts_memo = {}
         for uid, u in self.units.items():
             self._pieces_at.setdefault((u.side, u.type, u.loc), set()).add(uid)
         self.scenario = load_scenario(header["scenario"], self.engine_version)
@@ -299,11 +300,15 @@ def _map_facts(version: int) -> dict[str, Any]:
     boxes = load_map(version).boxes
     kentucky = frozenset(b for b, box in boxes.items() if box.color == "neutral")
     return {
+        # the activate action of each box, one dict shared by every legal list (read only)
+        "_activations": {b: {"type": "activate", "box": b} for b in boxes},
         "_ports": [b for b, box in boxes.items() if box.port],
         "_cities": frozenset(b for b, box in boxes.items() if box.recruitment_city),
         "_forts": frozenset(b for b, box in boxes.items() if box.fort),
         "_default_owner": {b: (None if box.color == "neutral" else box.color)
                            for b, box in boxes.items()},
+        "_colour_boxes": {s: frozenset(b for b, box in boxes.items() if box.color == s)
+                          for s in SIDES},
         "_kentucky": kentucky,
         "_a_kentucky_box": min(kentucky),
         "_shields": {s: [(b, box.shields[s]) for b, box in boxes.items() if box.shields.get(s)]

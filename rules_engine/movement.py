@@ -9,7 +9,7 @@ import functools
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from .core import GameCore
+from .core import ACTIVATABLE, SAILINGS, GameCore
 from .data import SIDES, other
 from .errors import because
 from .map import Line, load_map
@@ -48,15 +48,20 @@ def march_steps(version: int) -> dict[str, dict[str, tuple[tuple[str, Line, str,
             for side in SIDES}
 
 
-MarchNode = tuple[int, str, str, Line, int, tuple[str, ...], tuple[str, ...], int]
+MarchPath = tuple[list[str], list[str]]
+MarchNode = tuple[int, str, str, Line, int, str, MarchPath, int]
 
 
 @functools.cache
 def march_tree(version: int, side: str, start: str) -> tuple[MarchNode, ...]:
     """Every simple path of one to three steps from ``start`` along lines the side may
     use, in depth-first order, each as (steps, last box, box before it, last line,
-    its kind bit, boxes, line kinds, index after the paths that extend it): a March
-    walks it, skipping the paths below one that is closed to the unit."""
+    its kind bit, first box, (boxes, line kinds), index after the paths that extend
+    it): a March walks it, skipping the paths below one that is closed to the unit.
+
+    The (boxes, line kinds) lists are the ones every move along the path holds,
+    shared by all games (built once, not for every legal list): like the legal
+    actions that hold them, they are read, never changed."""
     steps = march_steps(version)[side]
     nodes: list[list] = []
 
@@ -65,13 +70,40 @@ def march_tree(version: int, side: str, start: str) -> tuple[MarchNode, ...]:
             if nxt == start or nxt in path:
                 continue
             here = len(nodes)
-            nodes.append([len(path) + 1, nxt, cur, line, bit, path + (nxt,), by + (kind,), 0])
+            move = ([*path, nxt], [*by, kind])
+            nodes.append([len(path) + 1, nxt, cur, line, bit, move[0][0], move, 0])
             if len(path) < 2:
                 grow(nxt, path + (nxt,), by + (kind,))
             nodes[here][-1] = len(nodes)
 
     grow(start, (), ())
     return tuple(tuple(node) for node in nodes)
+
+
+@functools.cache
+def march_reach(version: int, side: str, start: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The boxes near ``start`` whose state the March paths from it depend on (see
+    ``MovementRules._paths_situation``): those one or two steps away (a path stops at
+    an enemy there, a jump goes over one a step away and may not end in one two steps
+    away) and those at either end of a railroad step (a friendly railroad)."""
+    nodes = march_tree(version, side, start)
+    near = frozenset(node[1] for node in nodes if node[0] <= 2)
+    rail = frozenset(box for node in nodes if node[4] == RAIL_BIT for box in (node[1], node[2]))
+    return near, rail
+
+
+#: The March paths worked out, by everything they depend on (``_paths_situation``),
+#: shared by every game: a situation met once, in any game, is not searched again
+#: (games of one scenario meet the same ones at its start). An entry holds the key
+#: and a list of the path tree's own (boxes, kinds) pairs, about 2 kB; emptied when
+#: full (30 random games meet about 1,700 situations).
+_PATHS_SEEN: dict[tuple[Any, ...], list[MarchPath]] = {}
+PATHS_SEEN_LIMIT = 4096
+
+
+def forget_paths_seen() -> None:
+    """Empty the shared memory of March paths (benchmarks start each round afresh)."""
+    _PATHS_SEEN.clear()
 
 
 @functools.cache
@@ -92,15 +124,14 @@ class MovementRules(GameCore):
                     # the units of one box, side and type (and jump made or not) share their paths
                     key = (u.loc, u.type, u.jumped)
                     if key not in paths_of:
-                        paths_of[key] = self._paths(u)
-                    for path, by in paths_of[key]:
-                        acts.append({"type": "move", "unit": u.id, "path": path, "by": by})
+                        paths_of[key] = self._paths_known(u)
+                    acts += self._moves_along(u.id, paths_of[key])
                 if self._entrench_refusal(u) is None:
                     acts.append({"type": "entrench", "unit": u.id})
             acts.append({"type": "end_march"})
         if self.marches > 0:
-            for box in self._activatable_boxes():
-                acts.append({"type": "activate", "box": box})
+            activations = self._activations
+            acts += [activations[box] for box in self._activatable_boxes()]
             acts.extend(self._sea_actions())
             acts.extend({"type": "refit", "unit": u} for u in self._refittable())   # 5.71
         if self.leaders:
@@ -119,7 +150,49 @@ class MovementRules(GameCore):
         token = (side, self.turn, self.ky_entered, self._placed[other(side)], self._control_epoch)
         if token != self._paths_token:
             self._paths_memo, self._paths_token = {}, token
+            # and the actions kept (built from such paths, or as old): a game holds
+            # only those of the segment under way
+            self._acts_memo.clear()
         return self._paths_memo
+
+    def _paths_known(self, u: Unit) -> list[MarchPath]:
+        """``_paths(u)``, searched only if no game has met the same situation before."""
+        situation = self._paths_situation(u)
+        found = _PATHS_SEEN.get(situation)
+        if found is None:
+            if len(_PATHS_SEEN) >= PATHS_SEEN_LIMIT:
+                _PATHS_SEEN.clear()
+            found = _PATHS_SEEN[situation] = self._paths(u)
+        return found
+
+    def _paths_situation(self, u: Unit) -> tuple[Any, ...]:
+        """Everything ``_paths(u)`` reads, as a key: the map, the side, the start, what
+        kind of mover the unit is (cavalry, cavalry-like, jump made), the boxes closed
+        to it, the enemy boxes near the start, the controlled boxes at the railroad
+        steps from it, the enemy cavalry it could not jump over and the rules that
+        change the Movement Chart (4.9, 4.11 on the first turn)."""
+        side, start = u.side, u.loc
+        near, rail = march_reach(self.engine_version, side, start)
+        enemy_near = near & self._enemy_boxes(side)
+        blocking_cav: frozenset[str] = frozenset()
+        if u.is_cav and not u.jumped and enemy_near:
+            units, at = self.units, self.at
+            blocking_cav = frozenset(box for box in enemy_near if any(
+                units[x].side != side and units[x].is_cav for x in at[box]))
+        return (self.engine_version, side, start, self._cav_like(u), u.is_cav, u.jumped,
+                self._closed_boxes(side), enemy_near, rail & self._controlled(side),
+                blocking_cav, "4.9" in self.options,
+                "4.11" in self.options and self.turn == FIRST_1861_TURN)
+
+    def _moves_along(self, uid: str, paths: list[MarchPath]) -> list[dict[str, Any]]:
+        """The unit's move actions along these paths: kept while its paths are the same
+        list, so that the next decision of the March hands out the same actions."""
+        known = self._acts_memo.get(("move", uid))
+        if known is not None and known[0] is paths:
+            return known[1]
+        moves = [{"type": "move", "unit": uid, "path": path, "by": by} for path, by in paths]
+        self._acts_memo["move", uid] = (paths, moves)
+        return moves
 
     def _march_units_here(self) -> list[Unit]:
         units = self.units
@@ -162,6 +235,9 @@ class MovementRules(GameCore):
         key = (self.side, self.turn, self.ky_entered, tuple(self.contained))
         if key != self._can_march_key:
             self._can_march, self._can_march_key = {}, key
+        remembered = self._acts_memo.get(ACTIVATABLE)
+        if remembered is not None and remembered[0] == key:
+            return remembered[1]
         known, closed = self._can_march, self._closed_boxes(self.side)
         boxes = []
         for box in sorted(self._held[self.side]):
@@ -170,6 +246,8 @@ class MovementRules(GameCore):
                 can = known[box] = self._box_can_march(box, closed)
             if can:
                 boxes.append(box)
+        # kept until a piece enters or leaves a box or a unit is flagged (as _can_march)
+        self._acts_memo[ACTIVATABLE] = (key, boxes)
         return boxes
 
     def _box_can_march(self, box: str, closed: frozenset[str] | None = None) -> bool:
@@ -178,17 +256,16 @@ class MovementRules(GameCore):
         side = self.side
         if closed is None:
             closed = self._closed_boxes(side)
+        units = self.units
+        # some line leads from the box to one the side may enter (see ``_paths``)
+        exit_open = box in march_exits(self.engine_version, side, closed)
         for uid in self.at[box]:
-            u = self.units[uid]
+            u = units[uid]
             if u.side != side or u.m >= 2:
                 continue
-            if (self._move_refusal(u) is None and self._any_exit(u, closed)) or self._entrench_refusal(u) is None:
+            if (exit_open and self._move_refusal(u) is None) or self._entrench_refusal(u) is None:
                 return True
         return False
-
-    def _any_exit(self, u: Unit, closed: frozenset[str]) -> bool:
-        """Some line the unit may use leads to a box it may enter (see ``_paths``)."""
-        return u.loc in march_exits(self.engine_version, u.side, closed)
 
     def _line_usable(self, side: str, line: Line) -> bool:
         return line_usable(side, line)
@@ -251,7 +328,7 @@ class MovementRules(GameCore):
             return 1                              # unfriendly railroad: one box
         return 3 if bonus else 2
 
-    def _paths(self, u: Unit, enemy: set[str] | None = None) -> list[tuple[list[str], list[str]]]:
+    def _paths(self, u: Unit, enemy: set[str] | None = None) -> list[MarchPath]:
         """Every simple path this unit may take in one March, as (boxes, line kinds).
 
         The fast path of ``_why_path``: the same checks, each by the same function, but
@@ -260,7 +337,7 @@ class MovementRules(GameCore):
         only boxes it closes; ``march_steps`` leaves out the lines ``_line_usable``
         closes). Line kinds are bits of a mask while the paths grow."""
         side, start = u.side, u.loc
-        out: list[tuple[list[str], list[str]]] = []
+        out: list[MarchPath] = []
         if enemy is None:
             enemy = self._enemy_boxes(side)
         closed = self._closed_boxes(side)
@@ -271,7 +348,7 @@ class MovementRules(GameCore):
         nodes = march_tree(self.engine_version, side, start)
         i, total = 0, len(nodes)
         while i < total:
-            n, nxt, cur, line, bit, path, by, subtree_end = nodes[i]
+            n, nxt, cur, line, bit, first, move, subtree_end = nodes[i]
             here, i = i, subtree_end         # unless the path goes on below
             if nxt in closed:
                 continue
@@ -283,12 +360,12 @@ class MovementRules(GameCore):
                 most = limits[key] = self._max_steps(u, kinds_of(kinds), key & 1 == 1)
             if n > most:
                 continue
-            jump = n == 2 and path[0] in enemy
+            jump = n == 2 and first in enemy
             if jump:
                 assert first_line is not None   # a second step follows a first one
-                if self._jump_refusal(u, path[0], [first_line, line], nxt) is not None:
+                if self._jump_refusal(u, first, [first_line, line], nxt) is not None:
                     continue
-            out.append((list(path), list(by)))
+            out.append(move)
             # a unit stops in an enemy box, but may try jumping on from the first (4.4, 4.5)
             if (n == 1 and not u.jumped) if nxt in enemy else (n < 3 and not jump):
                 masks[n], friendly[n] = kinds, fr
@@ -333,12 +410,18 @@ class MovementRules(GameCore):
         """4.6 Sea Movement and 4.7 Naval Invasions: one March per unit."""
         if self.side != "union":
             return self._foreign_sea_actions() if self.intervention else []
+        # besides the pieces in a port and their flags (see _pieces_changed), the
+        # actions from it follow from these
+        key = (self.turn, self.invasion, tuple(self.contained), self._control_epoch)
         acts: list[dict[str, Any]] = []
         goals: dict[bool, list[str]] = {}
-        held = self._held["union"]
+        held, memo = self._held["union"], self._acts_memo
         for port in self._ports:
             if port in held:
-                acts += self._sea_actions_from(port, goals)
+                remembered = memo.get((SAILINGS, port))
+                if remembered is None or remembered[0] != key:
+                    remembered = memo[SAILINGS, port] = (key, self._sea_actions_from(port, goals))
+                acts += remembered[1]
         return acts
 
     def _sea_actions_from(self, port: str, goals: dict[bool, list[str]]) -> list[dict[str, Any]]:
@@ -357,8 +440,18 @@ class MovementRules(GameCore):
                 if self._sea_unit_refusal(u, invasion) is None:
                     if invasion not in goals:
                         goals[invasion] = self._sea_goals(invasion)
-                    acts += [{"type": kind, "unit": uid, "to": to} for to in goals[invasion]
-                             if invasion or to != port]
+                    acts += self._sailings(uid, port, kind, goals[invasion])
+        return acts
+
+    def _sailings(self, uid: str, port: str, kind: str, goals: list[str]) -> list[dict[str, Any]]:
+        """The unit's sea moves or invasions from ``port`` to these goals (a sea move
+        goes to another port): kept while the goals are the same list (see _sea_goals)."""
+        known = self._acts_memo.get((kind, uid))
+        if known is not None and known[0] is goals and known[1] == port:
+            return known[2]
+        invasion = kind == "invade"
+        acts = [{"type": kind, "unit": uid, "to": to} for to in goals if invasion or to != port]
+        self._acts_memo[kind, uid] = (goals, port, acts)
         return acts
 
     def _sea_goals(self, invasion: bool) -> list[str]:

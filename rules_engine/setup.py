@@ -41,6 +41,8 @@ def place_scenario(g: Game) -> None:
 def _occupation_control(g: Game) -> None:
     """At a scenario start, occupied boxes belong to the occupier (8.0)."""
     for box, uids in g.at.items():
+        if not uids:
+            continue
         sides = {g.units[u].side for u in uids}
         if len(sides) != 1:
             continue

@@ -3,6 +3,7 @@
 Everything here is data; the rules that change it live in the rules modules."""
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 from collections.abc import Collection
@@ -115,16 +116,19 @@ class Unit:
 def make_counter_mix(options: Collection[str] = frozenset()) -> dict[str, Unit]:
     """Every piece of the Game Piece Inventory, all in stock, ids like U-VI-07; with
     A8.3 also the three Border Militia (C-BM-KY, C-BM-MD, C-BM-MO), held back."""
-    units: dict[str, Unit] = {}
-    for side in SIDES:
-        for code, count in pieces()["inventory"][side].items():
-            for n in range(1, count + 1):
-                uid = f"{side[0].upper()}-{code}-{n:02d}"
-                units[uid] = Unit(uid, side, code, STOCK)
-    if "A8.3" in options:
-        for state in ("KY", "MD", "MO"):
-            units[f"C-BM-{state}"] = Unit(f"C-BM-{state}", "confederate", "MI", BORDER)
-    return units
+    return {uid: Unit(uid, side, code, loc) for uid, side, code, loc in _counter_mix("A8.3" in options)}
+
+
+@functools.cache
+def _counter_mix(border_militia: bool) -> tuple[tuple[str, str, str, str], ...]:
+    """Each piece of make_counter_mix as (id, side, type, where it starts): worked out
+    once, as every game (and every replay) makes its pieces."""
+    mix = [(f"{side[0].upper()}-{code}-{n:02d}", side, code, STOCK)
+           for side in SIDES for code, count in pieces()["inventory"][side].items()
+           for n in range(1, count + 1)]
+    if border_militia:
+        mix += [(f"C-BM-{state}", "confederate", "MI", BORDER) for state in ("KY", "MD", "MO")]
+    return tuple(mix)
 
 
 def canonical_json(obj: Any) -> str:

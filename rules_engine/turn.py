@@ -2,7 +2,7 @@
 game length (9.0) and victory (10.0)."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from . import calendar
@@ -289,7 +289,7 @@ class TurnRules(GameCore):
             return because("Foreign intervention units are never promoted (A8.4).")
         if "6.1" in self.options and nxt[0] == "C" and not in_battle:
             return because("Veterans become Crack only as victorious survivors of a battle (6.1).")
-        if self._pick_off_map(u.side, nxt, "stock") is None:
+        if not self._any_off_map(u.side, nxt, "stock"):
             return because("All {unit_type} pieces are in play: the counter mix is the limit (11.6).",
                            unit_type=Word(unit_type(nxt)["name"]))
         return None
@@ -297,16 +297,37 @@ class TurnRules(GameCore):
     def _segment_promotable(self) -> list[str]:
         if self.promotions <= 0:
             return []
-        units, side = self.units, self.side
-        return [uid for box in sorted(self._held[side]) for uid in self.at[box]
-                if units[uid].side == side and self._promotable(units[uid], in_battle=False)]
+        promotable = self._segment_verdicts()
+        return [uid for uid in self._side_units_on_map() if promotable(uid)]
 
     def _any_segment_promotable(self) -> bool:
         if self.promotions <= 0:
             return False
-        units, side = self.units, self.side
-        return any(units[uid].side == side and self._promotable(units[uid], in_battle=False)
-                   for box in self._held[side] for uid in self.at[box])
+        return any(map(self._segment_verdicts(), self._side_units_on_map()))
+
+    def _side_units_on_map(self) -> Iterator[str]:
+        """The moving side's units on the map, box by box in order."""
+        units, side, at = self.units, self.side, self.at
+        for box in sorted(self._held[side]):
+            for uid in at[box]:
+                if units[uid].side == side:
+                    yield uid
+
+    def _segment_verdicts(self) -> Callable[[str], bool]:
+        """Whether a unit may be promoted in the Promotion Segment, asked of
+        _promotable once per kind of unit: outside a battle the answer follows from
+        the unit's type, promotion this turn and foreign origin alone (6.0, A8.4)."""
+        units = self.units
+        known: dict[tuple[str, bool, bool], bool] = {}
+
+        def promotable(uid: str) -> bool:
+            u = units[uid]
+            kind = (u.type, u.prom, u.foreign)
+            verdict = known.get(kind)
+            if verdict is None:
+                verdict = known[kind] = self._promotable(u, in_battle=False)
+            return verdict
+        return promotable
 
     def _do_promote(self, unit: str) -> None:
         new = self._promote(unit)
@@ -381,15 +402,17 @@ class TurnRules(GameCore):
             return because("Only Militia units are recruited (7.0).")
         if self._current_recruit["points"] <= 0:
             return because("You have no Recruitment Points left (7.0).")
-        if not self._pick_off_map(side, unit_type, "pool"):
+        if not self._any_off_map(side, unit_type, "pool"):
             return because("No {unit_type} is in your Recruitment Pool (7.0).", unit_type=unit_type)
         if self.units_on_map(side) >= self.army_limit(side):
             return because("You are at your Army Maximum Size of {n} units (7.1).", n=self.army_limit(side))
         return None
 
     def _recruit_cities(self) -> Iterator[str]:
+        # a city the side does not control is refused (7.0): passed over here unasked
+        owned = self._controlled(self.side)
         for bid, _ in self._shields[self.side]:
-            if self._recruit_city_refusal(bid) is None:
+            if bid in owned and self._recruit_city_refusal(bid) is None:
                 yield bid
 
     def _recruit_city_refusal(self, box: Any) -> str | None:

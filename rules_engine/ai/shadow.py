@@ -21,9 +21,10 @@ from ..state import Unit
 # after whole games, which would catch a part that started to change.)
 _SHARED = frozenset(("map", "scenario", "header", "options", "engine_version", "_legal",
                      "_ports", "_cities", "_default_owner", "_kentucky", "_a_kentucky_box",
-                     "_shields", "_union_objectives", "_garrisons"))
+                     "_shields", "_union_objectives", "_garrisons",
+                     "_activations", "_colour_boxes"))
 # Memories of facts worked out from the position: an empty one is always right.
-_MEMORIES = frozenset(("_paths_memo",))
+_MEMORIES = frozenset(("_paths_memo", "_acts_memo"))
 
 
 class SampledDice:
