@@ -92,6 +92,7 @@ class RawSpectator(asyncio.Protocol):
         self.transport = None
         self.update_bytes = 0
         self.updates = 0
+        self.reads = 0  # data_received calls once open (one per server write, unless they merge)
 
     def connection_made(self, transport):
         self.transport = transport
@@ -114,6 +115,8 @@ class RawSpectator(asyncio.Protocol):
             del buf[:i + 4]
             self.open = True
             self.opened.set_result(True)
+        else:
+            self.reads += 1
         pos = 0
         n_buf = len(buf)
         while n_buf - pos >= 2:
@@ -299,8 +302,10 @@ class Bench:
         times = [_cpu_tree(srv.proc.pid) for srv in self.srvs]
         return sum(u for u, _ in times), sum(s for _, s in times)
 
-    def update_traffic(self) -> tuple[int, int]:
-        return (sum(sp.update_bytes for sp in self.spectators), sum(sp.updates for sp in self.spectators))
+    def update_traffic(self) -> tuple[int, int, int]:
+        """(bytes, updates, reads) the spectators received so far."""
+        return (sum(sp.update_bytes for sp in self.spectators), sum(sp.updates for sp in self.spectators),
+                sum(sp.reads for sp in self.spectators))
 
     async def users(self, n: int) -> list[tuple[str, str]]:
         out = []
@@ -334,11 +339,11 @@ class Bench:
             await asyncio.sleep(0.2)
         t0 = time.perf_counter()
         self.stats.measuring = True
-        (user0, sys0), (bytes0, n0) = self.cpu(), self.update_traffic()
+        (user0, sys0), (bytes0, n0, reads0) = self.cpu(), self.update_traffic()
         await asyncio.sleep(seconds)
         self.stats.measuring = False
         elapsed = time.perf_counter() - t0
-        (user1, sys1), (bytes1, n1) = self.cpu(), self.update_traffic()
+        (user1, sys1), (bytes1, n1, reads1) = self.cpu(), self.update_traffic()
         cpu = (user1 - user0) + (sys1 - sys0)
         for t in tables:
             t.stop = True
@@ -358,6 +363,8 @@ class Bench:
                # the kernel's share (system calls: on loopback a write also runs the receiving side)
                "server_sys_us_per_action": round(1e6 * (sys1 - sys0) / max(1, st.actions)),
                "bytes_per_update": round((bytes1 - bytes0) / (n1 - n0)) if n1 > n0 else None,
+               # more than 1: the server joined several updates into one write to a spectator
+               "updates_per_spectator_read": round((n1 - n0) / (reads1 - reads0), 2) if reads1 > reads0 else None,
                "workers": len(self.srvs), "deal": self.args.deal, "spectators_follow": self.spectator_query(),
                "load_average": [round(x, 2) for x in os.getloadavg()]}
         print(json.dumps(res), flush=True)

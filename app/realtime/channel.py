@@ -67,7 +67,7 @@ class Subscriber:
         # the watcher count (and players online) this socket knows: as it arrived, then as told
         self.presence: tuple[int, tuple[str, ...]] | None = None
 
-    def _too_slow(self) -> None:
+    def too_slow(self) -> None:
         self.closed = True
         self.close_reason = "too slow: reconnect with ?after=<last seq>"
 
@@ -77,7 +77,7 @@ class Subscriber:
             self.closed = True
             return
         if t.get_write_buffer_size() > self.max_buffer:
-            self._too_slow()
+            self.too_slow()
             t.abort()
             return
         t.write(frame)
@@ -100,7 +100,7 @@ class Subscriber:
         try:
             queue.put_nowait(text)
         except asyncio.QueueFull:
-            self._too_slow()
+            self.too_slow()
             try:  # wake the writer so it closes the socket
                 queue.get_nowait()
                 queue.put_nowait(None)
@@ -142,23 +142,21 @@ class Subscriber:
 class HeldChanges:
     """The changes held for the watchers, as the bytes each kind of watcher gets: joined
     once per kind, then the same buffer is written to every watcher of that kind."""
-    __slots__ = ("changes", "base", "_bytes")
+    __slots__ = ("changes", "base", "last_seq", "seated")
 
     def __init__(self, changes: list[Change]):
         self.changes = changes
         self.base = changes[0].first_seq - 1  # the seq a watcher has before them
-        self._bytes: dict[tuple[bool, bool], bytes] = {}
+        self.last_seq = changes[-1].last_seq
+        # users with a seat: a watcher among them gets its side's legal actions as well
+        self.seated = {uid for ch in changes for uid in ch.seats.values() if uid is not None}
 
-    def bytes_for(self, deltas: bool, want_state: bool) -> bytes:
-        """What Subscriber.send_change writes, change after change, to a watcher at seq
-        `base` (a v2 socket: each change's delta from the one before it)."""
-        key = (deltas, want_state)
-        out = self._bytes.get(key)
-        if out is None:
-            out = self._bytes[key] = b"".join(
-                ch.changes_frame() if deltas and ch.delta_json is not None else ch.frame(want_state)
-                for ch in self.changes)
-        return out
+    def joined(self, kind: tuple[bool, bool]) -> bytes:
+        """What Subscriber.send_change writes, change after change, to a watcher of this
+        kind (deltas, want_state) at seq `base` (v2: each change's delta from the one before)."""
+        deltas, want_state = kind
+        return b"".join(ch.changes_frame() if deltas and ch.delta_json is not None else ch.frame(want_state)
+                        for ch in self.changes)
 
 
 class Channel:
@@ -180,9 +178,10 @@ class Channel:
         # the state after seq last_state_seq (parsed once per change), for the v2 deltas
         self.last_state: dict | None = None
         self.last_state_seq = -1
-        # the players' sockets and the watchers' (Subscriber.batched); subs holds both
+        # the players' sockets, and the watchers' (Subscriber.batched) by the kind of
+        # message they get (deltas, want_state); subs holds them all
         self.seated: set[Subscriber] = set()
-        self.watching: set[Subscriber] = set()
+        self.watching: dict[tuple[bool, bool], set[Subscriber]] = {}
         # changes not yet written to the watchers, and when they may next be written to
         self.held: list[Change] = []
         self.flush_timer: asyncio.TimerHandle | None = None
@@ -191,7 +190,10 @@ class Channel:
     def add(self, sub: Subscriber) -> None:
         if sub not in self.subs:
             self.subs.add(sub)
-            (self.watching if sub.batched else self.seated).add(sub)
+            if sub.batched:
+                self.watching.setdefault((sub.deltas, sub.want_state), set()).add(sub)
+            else:
+                self.seated.add(sub)
             self.n_state += sub.want_state
             self.n_users += sub.user_id is not None
             self.n_deltas += sub.deltas
@@ -199,8 +201,13 @@ class Channel:
     def remove(self, sub: Subscriber) -> None:
         if sub in self.subs:
             self.subs.discard(sub)
-            self.watching.discard(sub)
             self.seated.discard(sub)
+            kind = (sub.deltas, sub.want_state)
+            watchers = self.watching.get(kind)
+            if watchers is not None:
+                watchers.discard(sub)
+                if not watchers:
+                    del self.watching[kind]
             self.n_state -= sub.want_state
             self.n_users -= sub.user_id is not None
             self.n_deltas -= sub.deltas
@@ -260,9 +267,7 @@ class Channel:
 
     def flush_watchers(self) -> None:
         """Write the held changes to every watcher: one buffer per kind of watcher (v1 with
-        or without the state, v2), the same bytes to each socket. A watcher that is not at
-        the seq they start from (catching up, or behind) or that has since taken a seat
-        gets them change by change instead."""
+        or without the state, v2), the same bytes to each socket."""
         self.flush_timer = None
         held, self.held = self.held, []
         if not held:
@@ -270,16 +275,8 @@ class Channel:
         loop = asyncio.get_running_loop()
         started = loop.time()
         batch = HeldChanges(held)
-        last_seq = held[-1].last_seq
-        seated_ids = {uid for ch in held for uid in ch.seats.values() if uid is not None}
-        for sub in list(self.watching):
-            if (sub.seq == batch.base and sub.ready and not sub.closed and sub.transport is not None
-                    and sub.user_id not in seated_ids):
-                sub._write(batch.bytes_for(sub.deltas, sub.want_state))
-                sub.seq = last_seq
-            else:
-                for change in held:
-                    offer(sub, change)
+        for kind, watchers in list(self.watching.items()):
+            write_to_all(list(watchers), batch, batch.joined(kind))
         now = loop.time()
         self.quiet_until = now + max(WATCHER_WINDOW_S, now - started)
 
@@ -330,6 +327,27 @@ class Channel:
                 if uid is not None and uid == s.user_id:
                     online.add(side)
         return count, tuple(sorted(online))
+
+
+def write_to_all(watchers: list[Subscriber], batch: HeldChanges, data: bytes) -> None:
+    """Write `data` (the held changes) to each of these watchers' sockets: the loop that
+    runs for every watcher on every burst, so it does only what a socket at seq
+    batch.base needs. Any other watcher (not live yet, behind or ahead, queued, or one
+    that has since taken a seat) gets the changes one by one (offer)."""
+    base, last_seq, seated = batch.base, batch.last_seq, batch.seated
+    for sub in watchers:
+        t = sub.transport
+        if sub.seq != base or not sub.ready or sub.closed or t is None or sub.user_id in seated:
+            for change in batch.changes:
+                offer(sub, change)
+        elif t.is_closing():
+            sub.closed = True
+        elif t.get_write_buffer_size() > sub.max_buffer:
+            sub.too_slow()
+            t.abort()
+        else:
+            t.write(data)
+            sub.seq = last_seq
 
 
 def offer(sub: Subscriber, change: Change) -> None:

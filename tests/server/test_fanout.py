@@ -26,6 +26,7 @@ class RecordingTransport:
         self.writes: list[bytes] = []
         self.unsent = unsent
         self.aborted = False
+        self.sub: Subscriber | None = None  # the subscriber writing to it
 
     def write(self, data: bytes) -> None:
         self.writes.append(data)
@@ -76,8 +77,8 @@ def watcher(ch: Channel, seq: int = 0, user_id: int | None = None, deltas: bool 
             transport: RecordingTransport | None = None) -> RecordingTransport:
     """A live watcher's socket (protocol v2 unless deltas=False) at `seq`."""
     t = transport or RecordingTransport()
-    sub = Subscriber(user_id, True, 100, t, deltas=deltas, batched=True)
-    join(ch, sub, seq)
+    t.sub = Subscriber(user_id, True, 100, t, deltas=deltas, batched=True)
+    join(ch, t.sub, seq)
     return t
 
 
@@ -145,8 +146,7 @@ async def test_a_message_after_held_changes_reaches_the_watcher_after_them(ch):
     chatty, quiet = watcher(ch), watcher(ch)
     ch.deliver(change(1))
     ch.deliver(change(2))  # held
-    sub = next(s for s in ch.watching if s.transport is chatty)
-    sub.put('{"type":"pong"}')
+    chatty.sub.put('{"type":"pong"}')
     assert [(m["type"], m.get("seq")) for m in chatty.messages()] == [("events", 1), ("changes", 2), ("pong", None)]
     await past_the_window(ch)
     assert [m.get("seq") for m in chatty.messages()] == [1, 2, None]  # not twice
@@ -155,7 +155,7 @@ async def test_a_message_after_held_changes_reaches_the_watcher_after_them(ch):
 
 async def test_a_watcher_that_is_not_live_yet_gets_the_changes_when_it_is(ch):
     w = watcher(ch)
-    sub = next(iter(ch.watching))
+    sub = w.sub
     sub.ready = False  # its snapshot is on its way
     ch.deliver(change(1))
     await past_the_window(ch)
