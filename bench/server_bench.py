@@ -14,8 +14,10 @@ its legal actions (closed loop, one decision in flight per game), over the webso
 Reported: actions per second (all games together) and the latency from sending an
 action to the moment EVERY socket watching that game (both players and all its
 spectators) has received the resulting update: p50 and p99 per action; the server's
-CPU time per action (summed over every server process, in microseconds) and the bytes
-a spectator receives per update. Finally the memory of the server process per idle
+CPU time per action (summed over every server process, in microseconds), and the
+kernel's share of it (on loopback a write to a socket also runs the receiving side);
+the bytes a spectator receives per update, and the updates per read of a spectator's
+socket (above 1: the server joined several updates into one write). Finally the memory of the server process per idle
 socket (1,000 idle spectators).
 
 Spectators follow the state as a browser does: protocol v2 ("changes": the state's
