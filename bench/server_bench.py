@@ -14,8 +14,10 @@ its legal actions (closed loop, one decision in flight per game), over the webso
 Reported: actions per second (all games together) and the latency from sending an
 action to the moment EVERY socket watching that game (both players and all its
 spectators) has received the resulting update: p50 and p99 per action; the server's
-CPU time per action (summed over every server process, in microseconds) and the bytes
-a spectator receives per update. Finally the memory of the server process per idle
+CPU time per action (summed over every server process, in microseconds), and the
+kernel's share of it (on loopback a write to a socket also runs the receiving side);
+the bytes a spectator receives per update, and the updates per read of a spectator's
+socket (above 1: the server joined several updates into one write). Finally the memory of the server process per idle
 socket (1,000 idle spectators).
 
 Spectators follow the state as a browser does: protocol v2 ("changes": the state's
@@ -92,6 +94,7 @@ class RawSpectator(asyncio.Protocol):
         self.transport = None
         self.update_bytes = 0
         self.updates = 0
+        self.reads = 0  # data_received calls once open (one per server write, unless they merge)
 
     def connection_made(self, transport):
         self.transport = transport
@@ -114,6 +117,8 @@ class RawSpectator(asyncio.Protocol):
             del buf[:i + 4]
             self.open = True
             self.opened.set_result(True)
+        else:
+            self.reads += 1
         pos = 0
         n_buf = len(buf)
         while n_buf - pos >= 2:
@@ -293,12 +298,16 @@ class Bench:
             return "state=0"
         return "state=1" if self.args.full_state else "v=2"
 
-    def cpu(self) -> float:
-        """CPU seconds used so far by every server process (and the processes they started)."""
-        return sum(_cpu_tree(srv.proc.pid) for srv in self.srvs)
+    def cpu(self) -> tuple[float, float]:
+        """(user, system) CPU seconds used so far by every server process (and the processes
+        they started)."""
+        times = [_cpu_tree(srv.proc.pid) for srv in self.srvs]
+        return sum(u for u, _ in times), sum(s for _, s in times)
 
-    def update_traffic(self) -> tuple[int, int]:
-        return (sum(sp.update_bytes for sp in self.spectators), sum(sp.updates for sp in self.spectators))
+    def update_traffic(self) -> tuple[int, int, int]:
+        """(bytes, updates, reads) the spectators received so far."""
+        return (sum(sp.update_bytes for sp in self.spectators), sum(sp.updates for sp in self.spectators),
+                sum(sp.reads for sp in self.spectators))
 
     async def users(self, n: int) -> list[tuple[str, str]]:
         out = []
@@ -332,11 +341,12 @@ class Bench:
             await asyncio.sleep(0.2)
         t0 = time.perf_counter()
         self.stats.measuring = True
-        cpu0, (bytes0, n0) = self.cpu(), self.update_traffic()
+        (user0, sys0), (bytes0, n0, reads0) = self.cpu(), self.update_traffic()
         await asyncio.sleep(seconds)
         self.stats.measuring = False
         elapsed = time.perf_counter() - t0
-        cpu1, (bytes1, n1) = self.cpu(), self.update_traffic()
+        (user1, sys1), (bytes1, n1, reads1) = self.cpu(), self.update_traffic()
+        cpu = (user1 - user0) + (sys1 - sys0)
         for t in tables:
             t.stop = True
         await asyncio.sleep(0.5)
@@ -350,9 +360,13 @@ class Bench:
                "actions_per_s": round(st.actions / elapsed, 1),
                "p50_ms_all_sockets": round(pct(ms, 50), 2), "p99_ms_all_sockets": round(pct(ms, 99), 2),
                "p50_ms_first_socket": round(pct(first, 50), 2),
-               "server_cpu_percent": round(100 * (cpu1 - cpu0) / elapsed, 0),
-               "server_cpu_us_per_action": round(1e6 * (cpu1 - cpu0) / max(1, st.actions)),
+               "server_cpu_percent": round(100 * cpu / elapsed, 0),
+               "server_cpu_us_per_action": round(1e6 * cpu / max(1, st.actions)),
+               # the kernel's share (system calls: on loopback a write also runs the receiving side)
+               "server_sys_us_per_action": round(1e6 * (sys1 - sys0) / max(1, st.actions)),
                "bytes_per_update": round((bytes1 - bytes0) / (n1 - n0)) if n1 > n0 else None,
+               # more than 1: the server joined several updates into one write to a spectator
+               "updates_per_spectator_read": round((n1 - n0) / (reads1 - reads0), 2) if reads1 > reads0 else None,
                "workers": len(self.srvs), "deal": self.args.deal, "spectators_follow": self.spectator_query(),
                "load_average": [round(x, 2) for x in os.getloadavg()]}
         print(json.dumps(res), flush=True)
@@ -380,24 +394,28 @@ class Bench:
         return res
 
 
-def _cpu(pid: int) -> float:
+def _cpu(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of a process."""
     parts = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(parts[11]) / tick, int(parts[12]) / tick
 
 
-def _cpu_tree(pid: int) -> float:
-    """CPU seconds of a process and its live children (uvicorn's worker processes)."""
-    total = _cpu(pid)
+def _cpu_tree(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of a process and its live children (uvicorn's worker
+    processes)."""
+    user, system = _cpu(pid)
     try:
         children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     except OSError:
         children = []
     for child in children:
         try:
-            total += _cpu_tree(int(child))
+            child_user, child_system = _cpu_tree(int(child))
         except OSError:
-            pass
-    return total
+            continue
+        user, system = user + child_user, system + child_system
+    return user, system
 
 
 async def run_backend(args, backend: str) -> list[dict]:

@@ -3,7 +3,9 @@
 A committed change is serialised once (Change.text), framed once (Change.frame) and the
 same bytes are written to every subscriber's socket; sockets of protocol v2 get the
 "changes" frame instead (the state's delta, worked out once per change from the last
-state the channel kept); a slow socket never delays the
+state the channel kept). The players' sockets get each change at once; the watchers'
+sockets get the changes of a burst together (WATCHER_WINDOW_S): the frames are joined
+once and that one buffer is written to every watcher. A slow socket never delays the
 others (it is dropped when its unsent output grows too large, and reconnects with
 ?after=N). Changes reach each socket in seq order; a gap is filled from the table.
 """
@@ -12,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from typing import TYPE_CHECKING, Any
 
 from ..games.records import Change, state_delta, ws_frame
@@ -22,12 +23,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("app.hub")
 
-# A watcher's socket written to less than this long ago gets its next frames together at
-# the end of the window: when moves come fast, one write (one system call, which on a
-# busy server costs more than building the frame) carries several of them, instead of
-# one write per frame per socket. A socket idle for longer is written to at once, so an
-# isolated move is not delayed. Players' sockets are always written to at once.
-BATCH_WINDOW_S = 0.004
+# After writing to the watchers' sockets the channel holds the next changes for them at
+# least this long, or as long as that write took if longer (so writing to the watchers
+# takes at most about half of the event loop's time), then writes them all in one go. A
+# write to a socket costs a system call (on loopback about 10 us of kernel time, whatever
+# its size), so a write to 500 watchers costs milliseconds: when moves come faster than
+# the window, one write carries several of them. A change after a quieter spell goes out
+# at once, so an isolated move is not delayed. Players' sockets are written to at once.
+WATCHER_WINDOW_S = 0.004
 
 
 class Subscriber:
@@ -36,22 +39,19 @@ class Subscriber:
     * raw (the default with uvicorn): the frame of each change is built once and written
       straight to every socket's transport: no per-socket serialisation, task or queue.
       A socket whose unsent output passes `max_buffer` bytes is too slow and is dropped
-      (the client reconnects with ?after=<last seq>). A watcher's frames that come
-      within BATCH_WINDOW_S of its last write are joined into one write.
+      (the client reconnects with ?after=<last seq>).
     * queued (any other ASGI server, or compression on): a queue and a writer task per
       socket that calls websocket.send_text.
     """
     __slots__ = ("queue", "ready", "pending", "seq", "user_id", "want_state", "closed",
-                 "close_reason", "channel", "transport", "max_buffer", "presence", "deltas", "batched",
-                 "out", "last_write")
+                 "close_reason", "channel", "transport", "max_buffer", "presence", "deltas", "batched")
 
     def __init__(self, user_id: int | None, want_state: bool, limit: int, transport: Any = None,
                  max_buffer: int = 4 << 20, deltas: bool = False, batched: bool = False):
         self.transport = transport
-        # a watcher (no seat in the game): its writes may be joined (BATCH_WINDOW_S)
+        # a watcher (no seat in the game when it connected): it gets the changes of a
+        # burst together (Channel.flush_watchers)
         self.batched = batched
-        self.out: list[bytes] | None = None  # frames waiting for the end of the window
-        self.last_write = 0.0
         # protocol v2: "changes" (the state's delta) instead of "events" with the whole state
         self.deltas = deltas
         self.queue: asyncio.Queue[str | None] | None = None if transport is not None else asyncio.Queue(maxsize=limit)
@@ -67,7 +67,7 @@ class Subscriber:
         # the watcher count (and players online) this socket knows: as it arrived, then as told
         self.presence: tuple[int, tuple[str, ...]] | None = None
 
-    def _too_slow(self) -> None:
+    def too_slow(self) -> None:
         self.closed = True
         self.close_reason = "too slow: reconnect with ?after=<last seq>"
 
@@ -77,30 +77,19 @@ class Subscriber:
             self.closed = True
             return
         if t.get_write_buffer_size() > self.max_buffer:
-            self._too_slow()
+            self.too_slow()
             t.abort()
             return
-        if self.out is not None:  # a write is due at the end of the window: join it
-            self.out.append(frame)
-            return
-        if self.batched:
-            now = time.monotonic()
-            if now - self.last_write < BATCH_WINDOW_S and self.channel is not None:
-                self.out = [frame]
-                self.channel.write_later(self)
-                return
-            self.last_write = now
         t.write(frame)
 
-    def flush(self) -> None:
-        """Write the frames joined during the window (in one write)."""
-        out, self.out = self.out, None
-        if not out or self.closed or self.transport.is_closing():
-            return
-        self.last_write = time.monotonic()
-        self.transport.write(out[0] if len(out) == 1 else b"".join(out))
-
     def put(self, text: str, frame: bytes | None = None) -> None:
+        """Send a message that is not a change (a reply, the watcher count, chat)."""
+        if self.batched and self.channel is not None and self.channel.held and not self.closed:
+            # the changes held for the watchers happened before this message: they go first
+            self.channel.send_held(self)
+        self._send(text, frame)
+
+    def _send(self, text: str, frame: bytes | None = None) -> None:
         if self.closed:
             return
         if self.transport is not None:
@@ -111,7 +100,7 @@ class Subscriber:
         try:
             queue.put_nowait(text)
         except asyncio.QueueFull:
-            self._too_slow()
+            self.too_slow()
             try:  # wake the writer so it closes the socket
                 queue.get_nowait()
                 queue.put_nowait(None)
@@ -142,12 +131,32 @@ class Subscriber:
             if not self.closed:
                 self._write(frame)
         else:
-            self.put(change.changes_text() if delta else change.text(self.want_state))
+            self._send(change.changes_text() if delta else change.text(self.want_state))
             for side in sides:
                 t = change.legal_text(side)
                 if t:
-                    self.put(t)
+                    self._send(t)
         self.seq = change.last_seq
+
+
+class HeldChanges:
+    """The changes held for the watchers, as the bytes each kind of watcher gets: joined
+    once per kind, then the same buffer is written to every watcher of that kind."""
+    __slots__ = ("changes", "base", "last_seq", "seated")
+
+    def __init__(self, changes: list[Change]):
+        self.changes = changes
+        self.base = changes[0].first_seq - 1  # the seq a watcher has before them
+        self.last_seq = changes[-1].last_seq
+        # users with a seat: a watcher among them gets its side's legal actions as well
+        self.seated = {uid for ch in changes for uid in ch.seats.values() if uid is not None}
+
+    def joined(self, kind: tuple[bool, bool]) -> bytes:
+        """What Subscriber.send_change writes, change after change, to a watcher of this
+        kind (deltas, want_state) at seq `base` (v2: each change's delta from the one before)."""
+        deltas, want_state = kind
+        return b"".join(ch.changes_frame() if deltas and ch.delta_json is not None else ch.frame(want_state)
+                        for ch in self.changes)
 
 
 class Channel:
@@ -169,21 +178,22 @@ class Channel:
         # the state after seq last_state_seq (parsed once per change), for the v2 deltas
         self.last_state: dict | None = None
         self.last_state_seq = -1
-        self.due: list[Subscriber] = []  # watchers with frames waiting for the window's end
-
-    def write_later(self, sub: Subscriber) -> None:
-        if not self.due:
-            asyncio.get_running_loop().call_later(BATCH_WINDOW_S, self.flush_due)
-        self.due.append(sub)
-
-    def flush_due(self) -> None:
-        due, self.due = self.due, []
-        for sub in due:
-            sub.flush()
+        # the players' sockets, and the watchers' (Subscriber.batched) by the kind of
+        # message they get (deltas, want_state); subs holds them all
+        self.seated: set[Subscriber] = set()
+        self.watching: dict[tuple[bool, bool], set[Subscriber]] = {}
+        # changes not yet written to the watchers, and when they may next be written to
+        self.held: list[Change] = []
+        self.flush_timer: asyncio.TimerHandle | None = None
+        self.quiet_until = 0.0
 
     def add(self, sub: Subscriber) -> None:
         if sub not in self.subs:
             self.subs.add(sub)
+            if sub.batched:
+                self.watching.setdefault((sub.deltas, sub.want_state), set()).add(sub)
+            else:
+                self.seated.add(sub)
             self.n_state += sub.want_state
             self.n_users += sub.user_id is not None
             self.n_deltas += sub.deltas
@@ -191,6 +201,13 @@ class Channel:
     def remove(self, sub: Subscriber) -> None:
         if sub in self.subs:
             self.subs.discard(sub)
+            self.seated.discard(sub)
+            kind = (sub.deltas, sub.want_state)
+            watchers = self.watching.get(kind)
+            if watchers is not None:
+                watchers.discard(sub)
+                if not watchers:
+                    del self.watching[kind]
             self.n_state -= sub.want_state
             self.n_users -= sub.user_id is not None
             self.n_deltas -= sub.deltas
@@ -229,14 +246,45 @@ class Channel:
         self.delivered = change.last_seq
         self.note_state(change)
         self.hub.seats[self.game_id] = change.seats
-        subs = list(self.subs)
-        # the players first: their next decision waits for this change, a watcher's does not
-        for sub in subs:
-            if not sub.batched:
-                offer(sub, change)
-        for sub in subs:
-            if sub.batched:
-                offer(sub, change)
+        # the players at once: their next decision waits for this change, a watcher's does not
+        for sub in list(self.seated):
+            offer(sub, change)
+        if self.watching:
+            self.hold(change)
+
+    # -- the watchers' sockets: the changes of a burst in one write
+    def hold(self, change: Change) -> None:
+        """Keep a change for the watchers: written at once after a quiet spell, else with
+        whatever else comes before the window ends."""
+        self.held.append(change)
+        if self.flush_timer is not None:
+            return
+        loop = asyncio.get_running_loop()
+        if loop.time() >= self.quiet_until:
+            self.flush_watchers()
+        else:
+            self.flush_timer = loop.call_at(self.quiet_until, self.flush_watchers)
+
+    def flush_watchers(self) -> None:
+        """Write the held changes to every watcher: one buffer per kind of watcher (v1 with
+        or without the state, v2), the same bytes to each socket."""
+        self.flush_timer = None
+        held, self.held = self.held, []
+        if not held:
+            return
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        batch = HeldChanges(held)
+        for kind, watchers in list(self.watching.items()):
+            write_to_all(list(watchers), batch, batch.joined(kind))
+        now = loop.time()
+        self.quiet_until = now + max(WATCHER_WINDOW_S, now - started)
+
+    def send_held(self, sub: Subscriber) -> None:
+        """Give one watcher the held changes now (a message that comes after them is about
+        to be written to it); the others still get them at the end of the window."""
+        for change in self.held:
+            offer(sub, change)
 
     def note_state(self, change: Change) -> None:
         """Keep the state after this change, and give the change its delta from the state
@@ -279,6 +327,27 @@ class Channel:
                 if uid is not None and uid == s.user_id:
                     online.add(side)
         return count, tuple(sorted(online))
+
+
+def write_to_all(watchers: list[Subscriber], batch: HeldChanges, data: bytes) -> None:
+    """Write `data` (the held changes) to each of these watchers' sockets: the loop that
+    runs for every watcher on every burst, so it does only what a socket at seq
+    batch.base needs. Any other watcher (not live yet, behind or ahead, queued, or one
+    that has since taken a seat) gets the changes one by one (offer)."""
+    base, last_seq, seated = batch.base, batch.last_seq, batch.seated
+    for sub in watchers:
+        t = sub.transport
+        if sub.seq != base or not sub.ready or sub.closed or t is None or sub.user_id in seated:
+            for change in batch.changes:
+                offer(sub, change)
+        elif t.is_closing():
+            sub.closed = True
+        elif t.get_write_buffer_size() > sub.max_buffer:
+            sub.too_slow()
+            t.abort()
+        else:
+            t.write(data)
+            sub.seq = last_seq
 
 
 def offer(sub: Subscriber, change: Change) -> None:
