@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .dice import NoDice, SeededDice
+from .errors import IllegalAction
 from .game import Game, silently
 from .setup import place_position, place_scenario
 
@@ -49,6 +50,39 @@ def replay(header: dict[str, Any], events: list[dict[str, Any]], seed: str | Non
     g.events = list(events)
     g._dice = SeededDice(seed, g.rolls) if seed is not None else NoDice()
     return g
+
+
+def fold_onto(g: Game, events: list[dict[str, Any]]) -> None:
+    """Bring a game forward by events recorded after its own: how a server process whose
+    cached game is behind another process's moves catches up, with only the events it
+    has not seen, never a replay from the start. Games whose action events carry their
+    changes fold them (no rule asked, no die drawn); older versions decide the recorded
+    actions again with the game's own dice, and a ValueError says when that does not
+    give exactly the recorded events. The game's dice move on past the rolls drawn."""
+    if not g.records_changes:
+        _decide_again(g, events)
+        return
+    g._recording = False
+    g.fold_actions(events)
+    g._forget_memories()
+    g._recording = True
+    g.events.extend(events)
+    g._undo_floor = _undo_floor_of(g.events, _recorded_floor(g.events, g.to_act))
+    if isinstance(g._dice, SeededDice):
+        g._dice.index = g.rolls
+
+
+def _decide_again(g: Game, events: list[dict[str, Any]]) -> None:
+    start = len(g.events)
+    try:
+        for i, event in enumerate(events):
+            # an action event its predecessors' actions have not already produced
+            if event["type"] == "action" and len(g.events) <= start + i:
+                g.apply(event["action"])
+    except IllegalAction as refused:
+        raise ValueError(f"these events do not follow from the game: {refused}") from refused
+    if g.events[start:] != events:
+        raise ValueError("these events do not follow from the game: its actions gave other events")
 
 
 def _fold_events(g: Game, events: list[dict[str, Any]]) -> int:

@@ -153,26 +153,22 @@ class CommandCore:
     def bring_forward(self, gid: str, e: Entry, rows: list[Any], sides: dict[int, str]) -> bool:
         """Apply to the cached game only these events, the ones right after e.seq
         ((seq, source, type, payload) each; sides: first seq -> side of each player
-        action among them). False (the caller rebuilds) when they take something back,
-        or when the engine does not produce exactly the stored events; the entry is
-        then dropped. Called under the game's lock."""
+        action among them), folded in (rules_engine.fold_onto). False (the caller
+        rebuilds) when they take something back or do not follow from the cached game;
+        the entry is then dropped. Called under the game's lock."""
         g = e.game
         start = len(g.events)
-        stored = []
+        stored: list[dict] = []
         try:
             for seq, source, typ, payload in rows:
                 if source != "engine":
                     if typ in TAKE_BACK_TYPES:
                         raise Stale()
                     continue
+                if seq in sides and payload["type"] == "action":
+                    e.stack.append(Cmd(seq, sides[seq], start + len(stored)))
                 stored.append(payload)
-                if payload["type"] != "action" or len(g.events) >= start + len(stored):
-                    continue  # produced by an action applied before it
-                if seq in sides:
-                    e.stack.append(Cmd(seq, sides[seq], len(g.events)))
-                g.apply(payload["action"])
-            if g.events[start:] != stored:
-                raise Stale()
+            rules_engine.fold_onto(g, stored)
         except Exception:
             self.drop_cache(gid)
             return False

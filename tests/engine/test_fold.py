@@ -132,3 +132,34 @@ def test_a_folded_game_rolls_on_with_the_same_dice(scenario):
         resumed.apply(g.events[i]["action"])
     assert resumed.events == g.events
     assert position(resumed) == position(g)
+
+
+@pytest.mark.parametrize("engine", rules_engine.DATA_VERSIONS)
+def test_a_cached_game_brought_forward_reaches_each_position_and_rolls_on(engine):
+    """A server's cached game behind another process's moves catches up with only the
+    events it has not seen (fold_onto): after each batch it stands where play stood, and
+    it then plays on with the same dice, giving exactly the original events."""
+    seed = f"catch-up-{engine}"
+    g, snapshots = play_with_snapshots(engine, "1861", RULE_OPTIONS, seed)
+    cached = rules_engine.replay(g.header, [], seed=seed)
+    done = 0
+    for n_events, seen in snapshots[1:len(snapshots) // 2]:
+        rules_engine.fold_onto(cached, g.events[done:n_events])
+        done = n_events
+        assert position(cached) == seen, f"brought forward to {n_events} events, the game differs from play"
+        check_indexes(cached)
+    for event in g.events[done:]:
+        if event["type"] == "action" and len(cached.events) < len(g.events):
+            cached.apply(event["action"])
+    assert cached.events == g.events
+    assert position(cached) == position(g)
+
+
+def test_events_that_do_not_follow_are_refused_by_a_game_that_decides_again():
+    """An older engine's game re-decides what it is brought forward by, and says so
+    when the stored events are not what its actions give."""
+    old = min(rules_engine.DATA_VERSIONS)
+    g, _ = play_with_snapshots(old, "1861", [], "catch-up-refused")
+    cached = rules_engine.replay(g.header, [], seed="another seed")
+    with pytest.raises(ValueError):
+        rules_engine.fold_onto(cached, g.events[:400])
