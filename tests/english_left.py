@@ -60,21 +60,24 @@ def english_left_in(texts: Iterable[str], lang: str, names: Iterable[str] = ()) 
 
 
 class _Texts(HTMLParser):
-    """Every text of a page and the words of its read attributes; not scripts or styles (data)."""
+    """Every text of a page and the words of its read attributes; not scripts or styles
+    (data), nor an element marked translate="no" (stored data in its own language, such
+    as a mail's subject in its recipient's language)."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.texts: list[str] = []
-        self.skipping = 0
+        self.skipping: list[str] = []      # the tags of the skipped elements we are inside
 
     def handle_starttag(self, tag, attrs):
-        if tag in ("script", "style"):
-            self.skipping += 1
-        self.texts += [value for name, value in attrs if name in READ_ATTRIBUTES and value]
+        if tag in ("script", "style") or ("translate", "no") in attrs:
+            self.skipping.append(tag)
+        elif not self.skipping:
+            self.texts += [value for name, value in attrs if name in READ_ATTRIBUTES and value]
 
     def handle_endtag(self, tag):
-        if tag in ("script", "style") and self.skipping:
-            self.skipping -= 1
+        if self.skipping and self.skipping[-1] == tag:
+            self.skipping.pop()
 
     def handle_data(self, data):
         if not self.skipping and data.strip():

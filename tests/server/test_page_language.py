@@ -50,7 +50,13 @@ class Cast:
         self.waiting = r.json()["id"]
         assert self.rival.join(self.waiting).status_code == 200
         assert self.me.http.put(f"/api/games/{self.waiting}/mute", json={}).status_code == 200
-        self.names = [self.me.username, self.rival.username, self.admin.username, gid, self.waiting, SUBJECT_BRAND]
+        # someone who reads the site in English: their confirmation mail waits in the
+        # outbox in English (stored data, in its recipient's language)
+        bystander = Player(server.base)
+        r = bystander.http.put("/api/me/notifications", json={"email": f"{bystander.username}@example.org"})
+        assert r.status_code == 200, r.text
+        self.names = [self.me.username, self.rival.username, self.admin.username, bystander.username, gid,
+                      self.waiting, SUBJECT_BRAND]
 
     def tokens(self) -> dict[str, str]:
         notices = Notices(self.base, SECRET, None)
