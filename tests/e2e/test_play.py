@@ -265,6 +265,10 @@ def test_first_game_turn_through_the_ui(server, browser, artifacts):
             union.wait_for_timeout(200)      # between an update's state and its legal actions
             continue
         pg = pages[side]
+        # the acting side's page may not have the last move yet on a busy machine: what it
+        # shows (phase, step, buttons) is read only once it has caught up with the other page
+        newest = max(seq(p) for p in pages.values())
+        pg.wait_for_function(f"() => +document.body.dataset.seq >= {newest}", timeout=15000)
         ready(pg)
         play_generic(turns[side], artifacts, shots)
     else:
