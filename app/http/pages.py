@@ -25,12 +25,13 @@ from ..accounts.auth import get_accounts
 from ..bots.challenges import Challenges
 from ..core.clock import aware
 from ..guard.names import safe_next
-from ..i18n import LANGUAGES, N_, Translator, choose, client_words, translator
+from ..i18n import LANGUAGES, N_, Translator, client_words, translator
 from ..i18n.catalogs import fill
-from ..models import MailPrefs, table
+from ..notices.outbox import T_PREFS
 from ..notices.readertime import short_when, time_zone_names
 from ..notices.words import words_data
 from .assets import Manifest
+from .refusals import language_of
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC_DIR = ROOT / "static"
@@ -71,7 +72,6 @@ RESULT_REASONS = {"resignation": N_("by resignation"), "agreement": N_("by agree
 # a game's status where a list shows it ("open" waits for a second player)
 STATUS_NAMES = {"open": N_("waiting for an opponent"), "active": N_("in play"), "finished": N_("finished"),
                 "aborted": N_("aborted")}
-T_PREFS = table(MailPrefs)
 
 
 # ---------------------------------------------------------------------------- data
@@ -95,7 +95,7 @@ def catalog() -> list[dict]:
 
 def reader_language(request: Request, user) -> str:
     """The account's saved language, else the `hd_lang` cookie, else Accept-Language, else English."""
-    return choose(getattr(user, "language", None), request.cookies, request.headers.get("accept-language"))
+    return language_of(request, user)
 
 
 def words_context(t: Translator) -> dict:

@@ -18,12 +18,17 @@ from ..core.errors import ApiError, Term
 from ..i18n import Translator, choose, translator
 
 
+def language_of(conn: HTTPConnection, user: Any) -> str:
+    """The language a request or socket reads the site in: the account's (user may be
+    None), else the cookie's, else the browser's."""
+    return choose(getattr(user, "language", None), conn.cookies, conn.headers.get("accept-language"))
+
+
 def reader_language(request: Request) -> str:
     """The reader's language; the account is the one this request already authenticated
     (a refusal never authenticates on its own)."""
     auth = getattr(request.state, "auth", None)
-    user = getattr(auth, "user", None)
-    return choose(getattr(user, "language", None), request.cookies, request.headers.get("accept-language"))
+    return language_of(request, getattr(auth, "user", None))
 
 
 def said(request: Request, exc: ApiError) -> str:
@@ -32,8 +37,7 @@ def said(request: Request, exc: ApiError) -> str:
 
 def said_on_socket(conn: HTTPConnection, user: Any, exc: ApiError) -> str:
     """A refusal answered on a game's socket, to the user it authenticated (or a spectator)."""
-    lang = choose(getattr(user, "language", None), conn.cookies, conn.headers.get("accept-language"))
-    return said_in(translator(lang), exc)
+    return said_in(translator(language_of(conn, user)), exc)
 
 
 def said_in(t: Translator, exc: ApiError) -> str:
