@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -112,6 +113,15 @@ def build_services(settings: Settings) -> Services:
                     RateLimiter(parse_limits(settings.rate_limits)), computer_players)
 
 
+def freeze_startup_objects() -> None:
+    """The modules, routes, templates, map and words made at start-up live as long as the
+    process (about 110,000 objects). A full collection would walk them all each time
+    (60-150 ms with the event loop stopped: the slowest moves); frozen, it walks only
+    what was made since."""
+    gc.collect()
+    gc.freeze()
+
+
 def _lifespan(services: Services) -> Any:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -119,6 +129,8 @@ def _lifespan(services: Services) -> Any:
         services.integrity.start()
         services.outbox_worker.start()
         await services.computer.start()
+        if services.settings.gc_freeze_at_start:
+            freeze_startup_objects()
         try:
             yield
         finally:

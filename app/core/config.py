@@ -89,6 +89,8 @@ class Settings(BaseSettings):
                                                          "the player to act, the opponent may hand that seat "
                                                          "to the computer")
     bot_stream_poll_seconds: float = Field(0.2, description="how often the bot API's streams look for changes")
+    gc_freeze_at_start: bool = Field(True, description="after start-up, move every object made so far out of "
+                                                       "the garbage collector's sight (shorter pauses)")
 
     @property
     def webhook_allowed_hosts(self) -> tuple[str, ...]:
