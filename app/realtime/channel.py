@@ -17,6 +17,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from ..games.records import Change, state_delta, ws_frame
+from .direct import direct_fd, write_frame
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -44,11 +45,14 @@ class Subscriber:
       socket that calls websocket.send_text.
     """
     __slots__ = ("queue", "ready", "pending", "seq", "user_id", "want_state", "closed",
-                 "close_reason", "channel", "transport", "max_buffer", "presence", "deltas", "batched")
+                 "close_reason", "channel", "transport", "fd", "max_buffer", "presence", "deltas", "batched")
 
     def __init__(self, user_id: int | None, want_state: bool, limit: int, transport: Any = None,
                  max_buffer: int = 4 << 20, deltas: bool = False, batched: bool = False):
         self.transport = transport
+        # the socket's file descriptor when frames may be written to it without the
+        # transport (app.realtime.direct), else -1
+        self.fd = direct_fd(transport)
         # a watcher (no seat in the game when it connected): it gets the changes of a
         # burst together (Channel.flush_watchers)
         self.batched = batched
@@ -76,11 +80,12 @@ class Subscriber:
         if t.is_closing():
             self.closed = True
             return
-        if t.get_write_buffer_size() > self.max_buffer:
+        unsent = t.get_write_buffer_size()
+        if unsent > self.max_buffer:
             self.too_slow()
             t.abort()
             return
-        t.write(frame)
+        write_frame(t, -1 if unsent else self.fd, frame)
 
     def put(self, text: str, frame: bytes | None = None) -> None:
         """Send a message that is not a change (a reply, the watcher count, chat)."""
@@ -268,7 +273,9 @@ class Channel:
     def flush_watchers(self) -> None:
         """Write the held changes to every watcher: one buffer per kind of watcher (v1 with
         or without the state, v2), the same bytes to each socket."""
-        self.flush_timer = None
+        if self.flush_timer is not None:  # written early (release_held): the timer has nothing left to do
+            self.flush_timer.cancel()
+            self.flush_timer = None
         held, self.held = self.held, []
         if not held:
             return
@@ -279,6 +286,14 @@ class Channel:
             write_to_all(list(watchers), batch, batch.joined(kind))
         now = loop.time()
         self.quiet_until = now + max(WATCHER_WINDOW_S, now - started)
+
+    def release_held(self) -> None:
+        """Write the held changes to the watchers now, because a message to all of them
+        follows (the watcher count, chat): one shared buffer per kind of watcher, where
+        each watcher getting them before that message (send_held) would cost a write per
+        held change per watcher."""
+        if self.held:
+            self.flush_watchers()
 
     def send_held(self, sub: Subscriber) -> None:
         """Give one watcher the held changes now (a message that comes after them is about
@@ -340,14 +355,18 @@ def write_to_all(watchers: list[Subscriber], batch: HeldChanges, data: bytes) ->
         if sub.seq != base or not sub.ready or sub.closed or t is None or sub.user_id in seated:
             for change in batch.changes:
                 offer(sub, change)
-        elif t.is_closing():
+            continue
+        if t.is_closing():  # checked before every direct write: a closed transport's fd may be reused
             sub.closed = True
-        elif t.get_write_buffer_size() > sub.max_buffer:
+            continue
+        unsent = t.get_write_buffer_size()
+        if unsent > sub.max_buffer:
             sub.too_slow()
             t.abort()
-        else:
-            t.write(data)
-            sub.seq = last_seq
+            continue
+        # behind bytes the transport still holds, the data must go through it
+        write_frame(t, -1 if unsent else sub.fd, data)
+        sub.seq = last_seq
 
 
 def offer(sub: Subscriber, change: Change) -> None:
