@@ -17,7 +17,6 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from ..games.records import Change, state_delta, ws_frame
-from .direct import direct_fd, write_frame
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -45,14 +44,11 @@ class Subscriber:
       socket that calls websocket.send_text.
     """
     __slots__ = ("queue", "ready", "pending", "seq", "user_id", "want_state", "closed",
-                 "close_reason", "channel", "transport", "fd", "max_buffer", "presence", "deltas", "batched")
+                 "close_reason", "channel", "transport", "max_buffer", "presence", "deltas", "batched")
 
     def __init__(self, user_id: int | None, want_state: bool, limit: int, transport: Any = None,
                  max_buffer: int = 4 << 20, deltas: bool = False, batched: bool = False):
         self.transport = transport
-        # the socket's file descriptor when frames may be written to it without the
-        # transport (app.realtime.direct), else -1
-        self.fd = direct_fd(transport)
         # a watcher (no seat in the game when it connected): it gets the changes of a
         # burst together (Channel.flush_watchers)
         self.batched = batched
@@ -80,12 +76,11 @@ class Subscriber:
         if t.is_closing():
             self.closed = True
             return
-        unsent = t.get_write_buffer_size()
-        if unsent > self.max_buffer:
+        if t.get_write_buffer_size() > self.max_buffer:
             self.too_slow()
             t.abort()
             return
-        write_frame(t, -1 if unsent else self.fd, frame)
+        t.write(frame)
 
     def put(self, text: str, frame: bytes | None = None) -> None:
         """Send a message that is not a change (a reply, the watcher count, chat)."""
@@ -355,18 +350,14 @@ def write_to_all(watchers: list[Subscriber], batch: HeldChanges, data: bytes) ->
         if sub.seq != base or not sub.ready or sub.closed or t is None or sub.user_id in seated:
             for change in batch.changes:
                 offer(sub, change)
-            continue
-        if t.is_closing():  # checked before every direct write: a closed transport's fd may be reused
+        elif t.is_closing():
             sub.closed = True
-            continue
-        unsent = t.get_write_buffer_size()
-        if unsent > sub.max_buffer:
+        elif t.get_write_buffer_size() > sub.max_buffer:
             sub.too_slow()
             t.abort()
-            continue
-        # behind bytes the transport still holds, the data must go through it
-        write_frame(t, -1 if unsent else sub.fd, data)
-        sub.seq = last_seq
+        else:
+            t.write(data)
+            sub.seq = last_seq
 
 
 def offer(sub: Subscriber, change: Change) -> None:
