@@ -268,7 +268,9 @@ class Channel:
     def flush_watchers(self) -> None:
         """Write the held changes to every watcher: one buffer per kind of watcher (v1 with
         or without the state, v2), the same bytes to each socket."""
-        self.flush_timer = None
+        if self.flush_timer is not None:  # written early (release_held): the timer has nothing left to do
+            self.flush_timer.cancel()
+            self.flush_timer = None
         held, self.held = self.held, []
         if not held:
             return
@@ -279,6 +281,14 @@ class Channel:
             write_to_all(list(watchers), batch, batch.joined(kind))
         now = loop.time()
         self.quiet_until = now + max(WATCHER_WINDOW_S, now - started)
+
+    def release_held(self) -> None:
+        """Write the held changes to the watchers now, because a message to all of them
+        follows (the watcher count, chat): one shared buffer per kind of watcher, where
+        each watcher getting them before that message (send_held) would cost a write per
+        held change per watcher."""
+        if self.held:
+            self.flush_watchers()
 
     def send_held(self, sub: Subscriber) -> None:
         """Give one watcher the held changes now (a message that comes after them is about

@@ -101,6 +101,7 @@ class Hub(PostgresFanout):
         seats = self.seats.get(gid) or {}
         text = protocol.dump(protocol.ChatMsg(game_id=gid, message=protocol.ChatLine(**message)))
         frame = ws_frame(text)
+        ch.release_held()
         for sub in list(ch.subs):
             if chat.may_read(seats, status, sub.user_id, message["channel"]):
                 sub.put(text, frame)
@@ -221,6 +222,7 @@ class Hub(PostgresFanout):
         ch.last_presence = total
         text = self._watchers_text(ch.game_id, total)
         frame = ws_frame(text)
+        ch.release_held()
         for sub in list(ch.subs):
             if sub.ready:
                 sub.put(text, frame)

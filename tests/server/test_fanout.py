@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 
 import pytest
 
@@ -185,3 +186,85 @@ async def test_a_watcher_who_took_a_seat_gets_the_legal_actions_of_its_side(ch):
     ch.deliver(change(1, seats={"union": 3, "confederate": OTHER_PLAYER}))
     await past_the_window(ch)
     assert [(m["type"], m.get("side")) for m in newcomer.messages()] == [("events", None), ("legal", "union")]
+
+
+async def test_held_changes_go_out_as_one_shared_write_before_a_message_to_every_watcher(ch):
+    watchers = [watcher(ch) for _ in range(3)]
+    ch.deliver(change(1))
+    ch.deliver(change(2))
+    ch.deliver(change(3))  # 2 and 3 held
+    ch.release_held()  # what the hub does before the watcher count or a chat line
+    for w in watchers:
+        w.sub.put('{"type":"watchers"}')
+    assert [len(w.writes) for w in watchers] == [3, 3, 3]
+    assert watchers[0].writes[1] is watchers[1].writes[1] is watchers[2].writes[1]
+    assert [m.get("seq") for m in watchers[0].messages()] == [1, 2, 3, None]
+    await past_the_window(ch)
+    assert [len(w.writes) for w in watchers] == [3, 3, 3]  # nothing written twice
+
+
+# -- real sockets: what arrives at the other end, byte for byte (any faster way of writing
+# to watchers, such as straight to the file descriptor, must keep passing these)
+
+async def socket_pair() -> tuple[asyncio.Transport, socket.socket]:
+    """A real transport on one end of a connected pair, and the other end to read from."""
+    ours, theirs = socket.socketpair()
+    transport, _ = await asyncio.get_running_loop().create_unix_connection(asyncio.Protocol, sock=ours)
+    theirs.setblocking(False)
+    return transport, theirs
+
+
+async def read_all(sock: socket.socket, n: int) -> bytes:
+    loop, got = asyncio.get_running_loop(), bytearray()
+    while len(got) < n:
+        got += await asyncio.wait_for(loop.sock_recv(sock, 1 << 20), 5)
+    return bytes(got)
+
+
+async def read_frames(sock: socket.socket, n: int) -> list[dict]:
+    loop, got = asyncio.get_running_loop(), bytearray()
+    while len(frames(bytes(got))) < n:
+        got += await asyncio.wait_for(loop.sock_recv(sock, 1 << 20), 5)
+    return [json.loads(text) for text in frames(bytes(got))]
+
+
+async def test_a_watcher_socket_gets_every_change_once_in_order(ch):
+    transport, theirs = await socket_pair()
+    watcher(ch, transport=transport)  # type: ignore[arg-type]
+    for seq in (1, 2, 3):
+        ch.deliver(change(seq))
+    await past_the_window(ch)
+    assert [m["seq"] for m in await read_frames(theirs, 3)] == [1, 2, 3]
+    await asyncio.sleep(0.05)
+    with pytest.raises(BlockingIOError):  # and nothing more
+        theirs.recv(1)
+    transport.close()
+    theirs.close()
+
+
+async def test_a_change_behind_output_the_socket_has_not_taken_yet_arrives_after_it(ch):
+    transport, theirs = await socket_pair()
+    w = watcher(ch, transport=transport)  # type: ignore[arg-type]
+    w.sub.max_buffer = 64 << 20
+    big = b"a" * (8 << 20)  # more than the socket's buffers hold: the rest stays in the transport
+    w.sub.put("", big)
+    assert transport.get_write_buffer_size() > 0
+    # the reader takes some: the socket has room again while the transport still holds the rest
+    head = theirs.recv(256 << 10)
+    ch.deliver(change(1))  # behind unsent bytes: through the transport, after them
+    more = b"b" * (4 << 20)
+    w.sub.put("", more)
+    expected = big + change(1).frame(True) + more  # change 1 as a v2 watcher at seq 0 gets it
+    assert head + await read_all(theirs, len(expected) - len(head)) == expected
+    transport.close()
+    theirs.close()
+
+
+async def test_a_closing_transport_is_never_written_to(ch):
+    transport, theirs = await socket_pair()
+    w = watcher(ch, transport=transport)  # type: ignore[arg-type]
+    transport.close()
+    ch.deliver(change(1))
+    await asyncio.sleep(0.05)
+    assert w.sub.closed and theirs.recv(100) == b""  # end of stream, no frame
+    theirs.close()
