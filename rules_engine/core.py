@@ -48,6 +48,7 @@ class GameCore:
 
     # --- facts about the map the rules ask for again and again, computed once
     _activations: dict[str, dict[str, Any]]
+    _box_bit: dict[str, int]          # box -> its bit in masks of boxes (one per box of the map)
     _ports: list[str]
     _cities: frozenset[str]
     _default_owner: dict[str, str | None]
@@ -65,6 +66,8 @@ class GameCore:
     _occupied: set[str]               # boxes holding any unit
     _held: dict[str, set[str]]        # side -> boxes holding some unit of that side
     _side_n: dict[str, dict[str, int]]    # side -> box -> how many of its units are there
+    _held_bits: dict[str, int]        # side -> _held[side] as a mask of _box_bit
+    _held_lists: dict[Any, list[str]]  # orderings of _held (_held_sorted), dropped when it changes
     _amax: dict[str, int]             # Army Maximum cache, cleared on control changes
     _by_control: dict[tuple[str, Any], Any]  # other facts that follow from control, cleared with it
     _pieces_at: dict[tuple[str, str, str], set[str]]   # (side, type, location) -> the pieces there
@@ -169,6 +172,14 @@ class GameCore:
         self._by_control.clear()
         self._control_epoch += 1
 
+    def _controlled_bits(self, side: str) -> int:
+        """_controlled(side) as a mask of _box_bit."""
+        found = self._by_control.get(("bits", side))
+        if found is None:
+            bit = self._box_bit
+            found = self._by_control["bits", side] = sum(bit[b] for b in self._controlled(side))
+        return found
+
     def _controlled(self, side: str) -> frozenset[str]:
         """The boxes the side controls now (worked out again after a change of control)."""
         found = self._by_control.get(("boxes", side))
@@ -230,6 +241,8 @@ class GameCore:
             side_n[old] -= 1
             if not side_n[old]:
                 self._held[u.side].discard(old)
+                self._held_bits[u.side] &= ~self._box_bit[old]
+                self._held_lists.clear()
             if not self.at[old]:
                 self._occupied.discard(old)
         u.loc = loc
@@ -238,8 +251,19 @@ class GameCore:
             bisect.insort(self.at[loc], uid)
             self._occupied.add(loc)
             side_n[loc] += 1
-            self._held[u.side].add(loc)
+            if side_n[loc] == 1:
+                self._held[u.side].add(loc)
+                self._held_bits[u.side] |= self._box_bit[loc]
+                self._held_lists.clear()
         return old
+
+    def _held_sorted(self, side: str) -> list[str]:
+        """The boxes holding a unit of the side, sorted (the order the rules list
+        boxes in), kept until a box is taken or left: read, never changed."""
+        found = self._held_lists.get(side)
+        if found is None:
+            found = self._held_lists[side] = sorted(self._held[side])
+        return found
 
     def _check_vacated(self, box: str, side: str) -> None:
         """8.0 exception: Cavalry alone control a box only while they occupy it."""

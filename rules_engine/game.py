@@ -27,7 +27,7 @@ from .data import SIDES, options_table
 from .dice import NoDice, ScriptedDice, SeededDice, commitment
 from .errors import IllegalAction, Word, because
 from .map import CURRENT_DATA_VERSION, DATA_VERSIONS, load_map, load_scenario, scenario_ids
-from .movement import MovementRules
+from .movement import MovementRules, box_bits
 from .options import validate_options
 from .setup import place_scenario, place_position
 from .state import canonical_json, make_counter_mix
@@ -66,6 +66,8 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, Ch
         self._occupied = set()
         self._held = {s: set() for s in SIDES}
         self._side_n = {s: dict.fromkeys(self.map.boxes, 0) for s in SIDES}
+        self._held_bits = {s: 0 for s in SIDES}
+        self._held_lists = {}
         self._amax = {}
         self._by_control = {}
         self._pieces_at = {}
@@ -302,6 +304,7 @@ def _map_facts(version: int) -> dict[str, Any]:
     return {
         # the activate action of each box, one dict shared by every legal list (read only)
         "_activations": {b: {"type": "activate", "box": b} for b in boxes},
+        "_box_bit": box_bits(version),
         "_ports": [b for b, box in boxes.items() if box.port],
         "_cities": frozenset(b for b, box in boxes.items() if box.recruitment_city),
         "_forts": frozenset(b for b, box in boxes.items() if box.fort),

@@ -81,15 +81,24 @@ def march_tree(version: int, side: str, start: str) -> tuple[MarchNode, ...]:
 
 
 @functools.cache
-def march_reach(version: int, side: str, start: str) -> tuple[frozenset[str], frozenset[str]]:
+def box_bits(version: int) -> dict[str, int]:
+    """box -> its bit in a mask of boxes of the version's map (a set of boxes as one
+    int: cheap to intersect, to hash and for the garbage collector to pass over)."""
+    return {box: 1 << i for i, box in enumerate(load_map(version).boxes)}
+
+
+@functools.cache
+def march_reach(version: int, side: str, start: str) -> tuple[frozenset[str], int, int]:
     """The boxes near ``start`` whose state the March paths from it depend on (see
     ``MovementRules._paths_situation``): those one or two steps away (a path stops at
     an enemy there, a jump goes over one a step away and may not end in one two steps
-    away) and those at either end of a railroad step (a friendly railroad)."""
+    away), the same as a mask of ``box_bits``, and the mask of those at either end of
+    a railroad step (a friendly railroad)."""
     nodes = march_tree(version, side, start)
+    bits = box_bits(version)
     near = frozenset(node[1] for node in nodes if node[0] <= 2)
     rail = frozenset(box for node in nodes if node[4] == RAIL_BIT for box in (node[1], node[2]))
-    return near, rail
+    return near, sum(bits[box] for box in near), sum(bits[box] for box in rail)
 
 
 #: The March paths worked out, by everything they depend on (``_paths_situation``),
@@ -172,15 +181,17 @@ class MovementRules(GameCore):
         steps from it, the enemy cavalry it could not jump over and the rules that
         change the Movement Chart (4.9, 4.11 on the first turn)."""
         side, start = u.side, u.loc
-        near, rail = march_reach(self.engine_version, side, start)
-        enemy_near = near & self._enemy_boxes(side)
-        blocking_cav: frozenset[str] = frozenset()
-        if u.is_cav and not u.jumped and enemy_near:
-            units, at = self.units, self.at
-            blocking_cav = frozenset(box for box in enemy_near if any(
-                units[x].side != side and units[x].is_cav for x in at[box]))
+        near, near_bits, rail_bits = march_reach(self.engine_version, side, start)
+        # sets of boxes as masks of box_bits: a key of small ints and flags
+        enemy_near = near_bits & self._held_bits[other(side)]
+        blocking_cav = 0
+        if enemy_near and u.is_cav and not u.jumped:
+            units, at, bit = self.units, self.at, self._box_bit
+            for box in near:
+                if bit[box] & enemy_near and any(units[x].side != side and units[x].is_cav for x in at[box]):
+                    blocking_cav |= bit[box]
         return (self.engine_version, side, start, self._cav_like(u), u.is_cav, u.jumped,
-                self._closed_boxes(side), enemy_near, rail & self._controlled(side),
+                self._closed_boxes(side), enemy_near, rail_bits & self._controlled_bits(side),
                 blocking_cav, "4.9" in self.options,
                 "4.11" in self.options and self.turn == FIRST_1861_TURN)
 
@@ -240,7 +251,7 @@ class MovementRules(GameCore):
             return remembered[1]
         known, closed = self._can_march, self._closed_boxes(self.side)
         boxes = []
-        for box in sorted(self._held[self.side]):
+        for box in self._held_sorted(self.side):
             can = known.get(box)
             if can is None:
                 can = known[box] = self._box_can_march(box, closed)
@@ -415,14 +426,21 @@ class MovementRules(GameCore):
         key = (self.turn, self.invasion, tuple(self.contained), self._control_epoch)
         acts: list[dict[str, Any]] = []
         goals: dict[bool, list[str]] = {}
-        held, memo = self._held["union"], self._acts_memo
-        for port in self._ports:
-            if port in held:
-                remembered = memo.get((SAILINGS, port))
-                if remembered is None or remembered[0] != key:
-                    remembered = memo[SAILINGS, port] = (key, self._sea_actions_from(port, goals))
-                acts += remembered[1]
+        memo = self._acts_memo
+        for port in self._union_ports():
+            remembered = memo.get((SAILINGS, port))
+            if remembered is None or remembered[0] != key:
+                remembered = memo[SAILINGS, port] = (key, self._sea_actions_from(port, goals))
+            acts += remembered[1]
         return acts
+
+    def _union_ports(self) -> list[str]:
+        """The ports holding a Union unit, in the map's order: kept as _held_sorted is."""
+        found = self._held_lists.get(SAILINGS)
+        if found is None:
+            held = self._held["union"]
+            found = self._held_lists[SAILINGS] = [port for port in self._ports if port in held]
+        return found
 
     def _sea_actions_from(self, port: str, goals: dict[bool, list[str]]) -> list[dict[str, Any]]:
         """Sea moves and invasions of the Union units in ``port``. The ports they may go

@@ -308,7 +308,7 @@ class TurnRules(GameCore):
     def _side_units_on_map(self) -> Iterator[str]:
         """The moving side's units on the map, box by box in order."""
         units, side, at = self.units, self.side, self.at
-        for box in sorted(self._held[side]):
+        for box in self._held_sorted(side):
             for uid in at[box]:
                 if units[uid].side == side:
                     yield uid
@@ -453,7 +453,7 @@ class TurnRules(GameCore):
         if "5.71" not in self.options:
             return []
         units, side = self.units, self.side
-        return [uid for box in sorted(self._held[side]) for uid in self.at[box]
+        return [uid for box in self._held_sorted(side) for uid in self.at[box]
                 if units[uid].side == side and self._refit_refusal(units[uid]) is None]
 
     def _refit_refusal(self, u: Unit) -> str | None:
