@@ -90,7 +90,8 @@ class GameCore:
     # legal actions kept from one decision to the next: (action kind, unit) -> what
     # the unit's actions of that kind were built from (the very list of paths or
     # goals, and its port) and those actions (_moves_along, _sailings); ACTIVATABLE ->
-    # (key, boxes); (SAILINGS, port) -> (key, the sea actions from the port)
+    # (key, boxes, their activate actions); (SAILINGS, port) -> (key, the sea actions
+    # from the port)
     _acts_memo: dict[tuple[str, str], tuple[Any, ...]]
     _forts: frozenset[str]            # boxes whose units are always entrenched (4.3)
 

@@ -20,6 +20,9 @@ KENTUCKY_OPENS_TURN = 6          # 4.12: the Union 01/02 1862 Player Turn
 FIRST_1861_TURN = 1
 TWO_MARCHES = because("No unit may take part in more than two Marches in a turn (4.0).")
 MUST_STOP = because("A unit entering a box containing enemy units must stop there (4.0).")
+# asked of every Union unit in a port while the sea moves are listed: made once
+SEA_AFTER_MARCH = {rule: because("A unit moving by sea must not have moved or marched this segment ({rule}).",
+                                 rule=rule) for rule in ("4.6", "4.7")}
 
 
 KIND_BITS = {"road": 1, "rail": 2, "river": 4}
@@ -139,9 +142,9 @@ class MovementRules(GameCore):
                     acts.append({"type": "entrench", "unit": u.id})
             acts.append({"type": "end_march"})
         if self.marches > 0:
-            activations = self._activations
-            acts += [activations[box] for box in self._activatable_boxes()]
-            acts.extend(self._sea_actions())
+            self._activatable_boxes()
+            acts += self._acts_memo[ACTIVATABLE][2]          # their activate actions
+            acts += self._sea_actions()
             acts.extend({"type": "refit", "unit": u} for u in self._refittable())   # 5.71
         if self.leaders:
             acts.extend(self._leader_moves_legal())                                 # A8.2
@@ -257,8 +260,10 @@ class MovementRules(GameCore):
                 can = known[box] = self._box_can_march(box, closed)
             if can:
                 boxes.append(box)
-        # kept until a piece enters or leaves a box or a unit is flagged (as _can_march)
-        self._acts_memo[ACTIVATABLE] = (key, boxes)
+        # kept until a piece enters or leaves a box or a unit is flagged (as _can_march),
+        # with the boxes' activate actions
+        activations = self._activations
+        self._acts_memo[ACTIVATABLE] = (key, boxes, [activations[box] for box in boxes])
         return boxes
 
     def _box_can_march(self, box: str, closed: frozenset[str] | None = None) -> bool:
@@ -487,7 +492,7 @@ class MovementRules(GameCore):
             return because("Contained Union units must fight and defeat the containing garrison "
                            "(breakout) before they leave the port (A4.0).")
         if u.moved or u.m:
-            return because("A unit moving by sea must not have moved or marched this segment ({rule}).", rule=rule)
+            return SEA_AFTER_MARCH[rule]
         if invasion:
             if not self.invasion:
                 return because("Naval Invasions need a roll of 6 for Marches this turn (4.7).")

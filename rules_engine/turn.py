@@ -2,7 +2,7 @@
 game length (9.0) and victory (10.0)."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from . import calendar
@@ -294,40 +294,33 @@ class TurnRules(GameCore):
                            unit_type=Word(unit_type(nxt)["name"]))
         return None
 
-    def _segment_promotable(self) -> list[str]:
+    def _segment_promotable(self, first_only: bool = False) -> list[str]:
+        """The moving side's units on the map the Promotion Segment may promote, box
+        by box in order (``first_only``: the first of them, if any). Outside a battle
+        _promotable's answer follows from the unit's type, promotion this turn and
+        foreign origin alone (6.0, A8.4): it is asked once per kind of unit."""
         if self.promotions <= 0:
             return []
-        promotable = self._segment_verdicts()
-        return [uid for uid in self._side_units_on_map() if promotable(uid)]
-
-    def _any_segment_promotable(self) -> bool:
-        if self.promotions <= 0:
-            return False
-        return any(map(self._segment_verdicts(), self._side_units_on_map()))
-
-    def _side_units_on_map(self) -> Iterator[str]:
-        """The moving side's units on the map, box by box in order."""
         units, side, at = self.units, self.side, self.at
+        known: dict[tuple[str, bool, bool], bool] = {}
+        found = []
         for box in self._held_sorted(side):
             for uid in at[box]:
-                if units[uid].side == side:
-                    yield uid
+                u = units[uid]
+                if u.side != side:
+                    continue
+                kind = (u.type, u.prom, u.foreign)
+                verdict = known.get(kind)
+                if verdict is None:
+                    verdict = known[kind] = self._promotable(u, in_battle=False)
+                if verdict:
+                    found.append(uid)
+                    if first_only:
+                        return found
+        return found
 
-    def _segment_verdicts(self) -> Callable[[str], bool]:
-        """Whether a unit may be promoted in the Promotion Segment, asked of
-        _promotable once per kind of unit: outside a battle the answer follows from
-        the unit's type, promotion this turn and foreign origin alone (6.0, A8.4)."""
-        units = self.units
-        known: dict[tuple[str, bool, bool], bool] = {}
-
-        def promotable(uid: str) -> bool:
-            u = units[uid]
-            kind = (u.type, u.prom, u.foreign)
-            verdict = known.get(kind)
-            if verdict is None:
-                verdict = known[kind] = self._promotable(u, in_battle=False)
-            return verdict
-        return promotable
+    def _any_segment_promotable(self) -> bool:
+        return bool(self._segment_promotable(first_only=True))
 
     def _do_promote(self, unit: str) -> None:
         new = self._promote(unit)
@@ -404,15 +397,18 @@ class TurnRules(GameCore):
             return because("You have no Recruitment Points left (7.0).")
         if not self._any_off_map(side, unit_type, "pool"):
             return because("No {unit_type} is in your Recruitment Pool (7.0).", unit_type=unit_type)
-        if self.units_on_map(side) >= self.army_limit(side):
-            return because("You are at your Army Maximum Size of {n} units (7.1).", n=self.army_limit(side))
+        limit = self.army_limit(side)
+        if self.units_on_map(side) >= limit:
+            return because("You are at your Army Maximum Size of {n} units (7.1).", n=limit)
         return None
 
     def _recruit_cities(self) -> Iterator[str]:
-        # a city the side does not control is refused (7.0): passed over here unasked
-        owned = self._controlled(self.side)
+        # a city the side does not control is refused (7.0): passed over here unasked;
+        # one it controls (a city of its shields) where nobody was recruited yet this
+        # segment is accepted (its capacity is at least one): not asked either
+        owned, used = self._controlled(self.side), self._current_recruit["used"]
         for bid, _ in self._shields[self.side]:
-            if bid in owned and self._recruit_city_refusal(bid) is None:
+            if bid in owned and (bid not in used or self._recruit_city_refusal(bid) is None):
                 yield bid
 
     def _recruit_city_refusal(self, box: Any) -> str | None:
