@@ -53,6 +53,7 @@ class GameCore:
     _cities: frozenset[str]
     _default_owner: dict[str, str | None]
     _colour_boxes: dict[str, frozenset[str]]    # side -> the boxes of its colour
+    _colour_bits: dict[str, int]      # side -> the boxes of its colour as a mask of _box_bit
     _kentucky: frozenset[str]
     _a_kentucky_box: str
     _shields: dict[str, list[tuple[str, int]]]
@@ -177,8 +178,12 @@ class GameCore:
         """_controlled(side) as a mask of _box_bit."""
         found = self._by_control.get(("bits", side))
         if found is None:
-            bit = self._box_bit
-            found = self._by_control["bits", side] = sum(bit[b] for b in self._controlled(side))
+            # as _controlled: the boxes of its colour without a marker, and its markers
+            bit, found = self._box_bit, self._colour_bits[side]
+            for box, holder in self.control.items():
+                if holder:
+                    found = found | bit[box] if holder == side else found & ~bit[box]
+            self._by_control["bits", side] = found
         return found
 
     def _controlled(self, side: str) -> frozenset[str]:

@@ -312,6 +312,8 @@ def _map_facts(version: int) -> dict[str, Any]:
                            for b, box in boxes.items()},
         "_colour_boxes": {s: frozenset(b for b, box in boxes.items() if box.color == s)
                           for s in SIDES},
+        "_colour_bits": {s: sum(bit for b, bit in box_bits(version).items() if boxes[b].color == s)
+                         for s in SIDES},
         "_kentucky": kentucky,
         "_a_kentucky_box": min(kentucky),
         "_shields": {s: [(b, box.shields[s]) for b, box in boxes.items() if box.shields.get(s)]

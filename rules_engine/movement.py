@@ -632,7 +632,7 @@ class MovementRules(GameCore):
     def _movement_auto(self) -> bool:
         """Close a March nobody can use and end a segment with no Marches left."""
         if self.active is not None and not any(
-                self._entrench_refusal(u) is None or self._move_refusal(u) is None for u in self._march_units_here()):
+                self._move_refusal(u) is None or self._entrench_refusal(u) is None for u in self._march_units_here()):
             self.active, self.march_units = None, []
         if self.active is None and self.marches == 0 and not (self.leaders and self._leader_moves_legal()):
             self._do_end_movement()

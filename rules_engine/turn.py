@@ -204,13 +204,15 @@ class TurnRules(GameCore):
 
     def _capture(self, side: str) -> list[str]:
         """8.0: a box with a unit of the side at the end of its Combat Segment is its."""
-        units = self.units
+        units, enemy = self.units, self._held[other(side)]
+        own_colour = self._colour_boxes[side]
         captured = []
-        # a box shared with the enemy (A4.0) stays as it was
-        for box in sorted(self._held[side] - self._held[other(side)]):
-            color = self.map.boxes[box].color
-            if color == side and box not in self.control and box not in self.cav_only:
+        for box in self._held_sorted(side):
+            if box in enemy:
+                continue                       # a box shared with the enemy (A4.0) stays as it was
+            if box in own_colour and box not in self.control and box not in self.cav_only:
                 continue                       # held all along: nothing to change or tell
+            color = self.map.boxes[box].color
             was = self.controller(box)
             if color == side:
                 self.control.pop(box, None)
