@@ -44,6 +44,7 @@ CONTAINER_FIELDS = (
 )
 STATE_FIELDS = VALUE_FIELDS + CONTAINER_FIELDS
 _values = attrgetter(*VALUE_FIELDS)
+_VALUE_INDEXES = range(len(VALUE_FIELDS))
 _containers = attrgetter(*CONTAINER_FIELDS)
 _SET_FIELDS = frozenset({"cav_only"})
 # containers of strings, numbers and None only (or None themselves): a shallow copy is a copy
@@ -96,23 +97,25 @@ class ChangeRecord(GameCore):
         whose values differ. Compared by value, so that the record depends on the
         positions alone, not on how the game got there (played, or folded and played
         on)."""
-        units, looks, last = self.units, self._looks, self._last_state
+        looks, last, touched = self._looks, self._last_state, self._touched
         assert looks is not None and last is not None, "_prepare_record comes first"
         changed = {}
-        if self._touched:
-            for uid in sorted(self._touched):
-                look = _look(units[uid])
+        if touched:
+            units = self.units
+            for uid in sorted(touched) if len(touched) > 1 else touched:
+                u = units[uid]
+                look = _look(u)
                 if look != looks[uid]:
                     looks[uid] = look
-                    changed[uid] = units[uid].look()
+                    changed[uid] = u.look()
         last_values, last_containers = last
         values = _values(self)
+        state = {}
         if values != last_values:
-            state = {name: new for name, old, new in zip(VALUE_FIELDS, last_values, values, strict=True)
-                     if old != new}
+            for i in _VALUE_INDEXES:
+                if values[i] != last_values[i]:
+                    state[VALUE_FIELDS[i]] = values[i]
             self._last_state = (values, last_containers)
-        else:
-            state = {}
         containers = _containers(self)
         if not any(map(ne, containers, last_containers)):
             return _record(changed, state)

@@ -253,11 +253,12 @@ class MovementRules(GameCore):
         if remembered is not None and remembered[0] == key:
             return remembered[1]
         known, closed = self._can_march, self._closed_boxes(self.side)
+        exits = march_exits(self.engine_version, self.side, closed)
         boxes = []
         for box in self._held_sorted(self.side):
             can = known.get(box)
             if can is None:
-                can = known[box] = self._box_can_march(box, closed)
+                can = known[box] = self._box_can_march(box, exits=exits)
             if can:
                 boxes.append(box)
         # kept until a piece enters or leaves a box or a unit is flagged (as _can_march),
@@ -266,15 +267,19 @@ class MovementRules(GameCore):
         self._acts_memo[ACTIVATABLE] = (key, boxes, [activations[box] for box in boxes])
         return boxes
 
-    def _box_can_march(self, box: str, closed: frozenset[str] | None = None) -> bool:
+    def _box_can_march(self, box: str, closed: frozenset[str] | None = None,
+                       exits: frozenset[str] | None = None) -> bool:
         """4.0: some unit of the moving side there may still move somewhere or entrench.
-        ``closed``: ``_closed_boxes`` of the moving side, when the caller has it."""
+        ``closed``: ``_closed_boxes`` of the moving side, and ``exits``, ``march_exits``
+        of it, when the caller has them."""
         side = self.side
-        if closed is None:
-            closed = self._closed_boxes(side)
+        if exits is None:
+            if closed is None:
+                closed = self._closed_boxes(side)
+            exits = march_exits(self.engine_version, side, closed)
         units = self.units
         # some line leads from the box to one the side may enter (see ``_paths``)
-        exit_open = box in march_exits(self.engine_version, side, closed)
+        exit_open = box in exits
         for uid in self.at[box]:
             u = units[uid]
             if u.side != side or u.m >= 2:
