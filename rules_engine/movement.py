@@ -252,15 +252,13 @@ class MovementRules(GameCore):
         remembered = self._acts_memo.get(ACTIVATABLE)
         if remembered is not None and remembered[0] == key:
             return remembered[1]
-        known, closed = self._can_march, self._closed_boxes(self.side)
-        exits = march_exits(self.engine_version, self.side, closed)
-        boxes = []
-        for box in self._held_sorted(self.side):
-            can = known.get(box)
-            if can is None:
-                can = known[box] = self._box_can_march(box, exits=exits)
-            if can:
-                boxes.append(box)
+        known, held = self._can_march, self._held_sorted(self.side)
+        unknown = [box for box in held if box not in known]
+        if unknown:
+            exits = march_exits(self.engine_version, self.side, self._closed_boxes(self.side))
+            for box in unknown:
+                known[box] = self._box_can_march(box, exits=exits)
+        boxes = [box for box in held if known[box]]
         # kept until a piece enters or leaves a box or a unit is flagged (as _can_march),
         # with the boxes' activate actions
         activations = self._activations
