@@ -136,10 +136,9 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, Ch
             self._legal = LegalActions(self._phase_legal())
         if not self._legal.holds(action):
             raise IllegalAction(self.explain(action))
-        start, rolls_before = len(self.events), self.rolls
-        side_before = self.to_act
+        start, rolls_before, side_before = len(self.events), self.rolls, self.to_act
         try:
-            self._run(action)
+            self._run(action, side_before)
         except Exception:
             self._restore(start)          # e.g. scripted dice ran out: leave g unchanged
             raise
@@ -207,8 +206,9 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, Ch
         return canonical_json(self.state())
 
     # ------------------------------------------------------------------ machinery
-    def _run(self, action: Mapping[str, Any]) -> None:
-        event = {"type": "action", "side": self.to_act, "action": _copy_action(action)}
+    def _run(self, action: Mapping[str, Any], side: str | None) -> None:
+        """Carry out a legal action of ``side`` (to_act) and record it."""
+        event = {"type": "action", "side": side, "action": _copy_action(action)}
         self._emit(event)
         if self._recording and self.records_changes:
             self._prepare_record()
