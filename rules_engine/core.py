@@ -192,10 +192,10 @@ class GameCore:
         if found is None:
             # controller(): the control marker, else the box's colour; read off the
             # markers rather than asking every box of the map
-            control = self.control
+            marked = [(b, holder) for b, holder in self.control.items() if holder]
             found = self._by_control["boxes", side] = (
-                frozenset(b for b in self._colour_boxes[side] if not control.get(b))
-                | frozenset(b for b, holder in control.items() if holder == side))
+                self._colour_boxes[side].difference([b for b, _ in marked])
+                | frozenset([b for b, holder in marked if holder == side]))
         return found
 
     def units_on_map(self, side: str) -> int:
