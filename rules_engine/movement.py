@@ -52,7 +52,7 @@ def march_steps(version: int) -> dict[str, dict[str, tuple[tuple[str, Line, str,
 
 
 MarchPath = tuple[list[str], list[str]]
-MarchNode = tuple[int, str, str, Line, int, str, MarchPath, int]
+MarchNode = tuple[int, str, str, Line, int, str, MarchPath, int, int, int, Line]
 
 
 @functools.cache
@@ -60,26 +60,31 @@ def march_tree(version: int, side: str, start: str) -> tuple[MarchNode, ...]:
     """Every simple path of one to three steps from ``start`` along lines the side may
     use, in depth-first order, each as (steps, last box, box before it, last line,
     its kind bit, first box, (boxes, line kinds), index after the paths that extend
-    it): a March walks it, skipping the paths below one that is closed to the unit.
+    it, the kind bits of all its lines, the ``box_bits`` of the boxes at either end of
+    its railroad steps, its first line): a March walks it, skipping the paths below
+    one that is closed to the unit.
 
     The (boxes, line kinds) lists are the ones every move along the path holds,
     shared by all games (built once, not for every legal list): like the legal
     actions that hold them, they are read, never changed."""
-    steps = march_steps(version)[side]
+    steps, bits = march_steps(version)[side], box_bits(version)
     nodes: list[list] = []
 
-    def grow(cur: str, path: tuple[str, ...], by: tuple[str, ...]) -> None:
+    def grow(cur: str, path: tuple[str, ...], by: tuple[str, ...], kinds: int, rail_ends: int,
+             first_line: Line | None) -> None:
         for nxt, line, kind, bit in steps[cur]:
             if nxt == start or nxt in path:
                 continue
             here = len(nodes)
             move = ([*path, nxt], [*by, kind])
-            nodes.append([len(path) + 1, nxt, cur, line, bit, move[0][0], move, 0])
+            ends = rail_ends | (bits[cur] | bits[nxt] if bit == RAIL_BIT else 0)
+            first = first_line or line
+            nodes.append([len(path) + 1, nxt, cur, line, bit, move[0][0], move, 0, kinds | bit, ends, first])
             if len(path) < 2:
-                grow(nxt, path + (nxt,), by + (kind,))
-            nodes[here][-1] = len(nodes)
+                grow(nxt, path + (nxt,), by + (kind,), kinds | bit, ends, first)
+            nodes[here][7] = len(nodes)
 
-    grow(start, (), ())
+    grow(start, (), (), 0, 0, None)
     return tuple(tuple(node) for node in nodes)
 
 
@@ -360,36 +365,29 @@ class MovementRules(GameCore):
         if enemy is None:
             enemy = self._enemy_boxes(side)
         closed = self._closed_boxes(side)
-        owned = self._controlled(side)   # a friendly railroad joins two of these (_friendly_rail)
+        # a friendly railroad joins two boxes the side controls (_friendly_rail): the
+        # path's railroads are all friendly when none of their ends is outside these
+        foreign = ~self._controlled_bits(side)
         limits: dict[int, int] = {}      # 2 * kinds mask + all friendly rail -> max steps
-        masks, friendly = [0, 0, 0], [True, True, True]   # of the path taken to each depth
-        first_line: Line | None = None   # the line of the path's first step
         nodes = march_tree(self.engine_version, side, start)
         i, total = 0, len(nodes)
         while i < total:
-            n, nxt, cur, line, bit, first, move, subtree_end = nodes[i]
+            n, nxt, _, line, _, first, move, subtree_end, kinds, rail_ends, first_line = nodes[i]
             here, i = i, subtree_end         # unless the path goes on below
             if nxt in closed:
                 continue
-            kinds = masks[n - 1] | bit
-            fr = friendly[n - 1] and (bit != RAIL_BIT or (cur in owned and nxt in owned))
-            key = 2 * kinds + (fr and kinds == RAIL_BIT)
+            key = 2 * kinds + (kinds == RAIL_BIT and not rail_ends & foreign)
             most = limits.get(key)
             if most is None:
                 most = limits[key] = self._max_steps(u, kinds_of(kinds), key & 1 == 1)
             if n > most:
                 continue
             jump = n == 2 and first in enemy
-            if jump:
-                assert first_line is not None   # a second step follows a first one
-                if self._jump_refusal(u, first, [first_line, line], nxt) is not None:
-                    continue
+            if jump and self._jump_refusal(u, first, [first_line, line], nxt) is not None:
+                continue
             out.append(move)
             # a unit stops in an enemy box, but may try jumping on from the first (4.4, 4.5)
             if (n == 1 and not u.jumped) if nxt in enemy else (n < 3 and not jump):
-                masks[n], friendly[n] = kinds, fr
-                if n == 1:
-                    first_line = line
                 i = here + 1
         return out
 
