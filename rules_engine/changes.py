@@ -22,6 +22,7 @@ JSON): the state holds lists, dicts, strings, numbers, booleans and None, and on
 from __future__ import annotations
 
 import marshal
+from itertools import compress
 from operator import attrgetter, ne
 from typing import Any
 
@@ -44,7 +45,7 @@ CONTAINER_FIELDS = (
 )
 STATE_FIELDS = VALUE_FIELDS + CONTAINER_FIELDS
 _values = attrgetter(*VALUE_FIELDS)
-_VALUE_INDEXES = range(len(VALUE_FIELDS))
+_CONTAINER_INDEXES = range(len(CONTAINER_FIELDS))
 _containers = attrgetter(*CONTAINER_FIELDS)
 _SET_FIELDS = frozenset({"cav_only"})
 # containers of strings, numbers and None only (or None themselves): a shallow copy is a copy
@@ -112,25 +113,21 @@ class ChangeRecord(GameCore):
         values = _values(self)
         state = {}
         if values != last_values:
-            for i in _VALUE_INDEXES:
-                if values[i] != last_values[i]:
-                    state[VALUE_FIELDS[i]] = values[i]
+            # the fields whose values differ, in VALUE_FIELDS order (picked out in C)
+            state = dict(compress(zip(VALUE_FIELDS, values, strict=True), map(ne, values, last_values)))
             self._last_state = (values, last_containers)
         containers = _containers(self)
-        if not any(map(ne, containers, last_containers)):
-            return _record(changed, state)
-        for i, new in enumerate(containers):
-            if new != last_containers[i]:
-                name = CONTAINER_FIELDS[i]
-                # copies: the state may go on changing in place, the record and what
-                # the next record compares with may not (nor may one change the other)
-                if name in _SET_FIELDS:
-                    last_containers[i], state[name] = set(new), sorted(new)
-                elif name in _FLAT_FIELDS:
-                    last_containers[i], state[name] = _flat_copy(new), _flat_copy(new)
-                else:
-                    data = marshal.dumps(new)
-                    last_containers[i], state[name] = marshal.loads(data), marshal.loads(data)
+        for i in compress(_CONTAINER_INDEXES, map(ne, containers, last_containers)):
+            new, name = containers[i], CONTAINER_FIELDS[i]
+            # copies: the state may go on changing in place, the record and what
+            # the next record compares with may not (nor may one change the other)
+            if name in _SET_FIELDS:
+                last_containers[i], state[name] = set(new), sorted(new)
+            elif name in _FLAT_FIELDS:
+                last_containers[i], state[name] = _flat_copy(new), _flat_copy(new)
+            else:
+                data = marshal.dumps(new)
+                last_containers[i], state[name] = marshal.loads(data), marshal.loads(data)
         return _record(changed, state)
 
     def fold_action(self, event: dict[str, Any]) -> None:
