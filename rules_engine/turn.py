@@ -3,6 +3,7 @@ game length (9.0) and victory (10.0)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import attrgetter
 from typing import Any
 
 from . import calendar
@@ -27,6 +28,7 @@ def march_level(year: int, diff: int) -> tuple[str | None, str]:
 
 
 CAPITAL = "washington"
+_reduced = attrgetter("red")
 
 
 class TurnRules(GameCore):
@@ -177,10 +179,9 @@ class TurnRules(GameCore):
     # ------------------------------------------------------------------ control
     def _end_combat_segment(self) -> None:
         if "5.71" not in self.options:                               # 5.71: no automatic recovery
-            for u in self.units.values():
-                if u.red:
-                    u.red = False                                    # 5.7 recovery
-                    self._touch(u)
+            for u in filter(_reduced, self.units.values()):          # picked out in C
+                u.red = False                                        # 5.7 recovery
+                self._touch(u)
         captured = self._capture(self.side)
         if "A4.0" in self.options and self.side == "union":
             self._note_invaded_ports(captured)
