@@ -198,8 +198,10 @@ class MovementRules(GameCore):
             for box in near:
                 if bit[box] & enemy_near and any(units[x].side != side and units[x].is_cav for x in at[box]):
                     blocking_cav |= bit[box]
+        # the boxes closed are Kentucky's or none (_closed_boxes): a flag says which, so
+        # that the key holds no container (the garbage collector stops tracking it)
         return (self.engine_version, side, start, self._cav_like(u), u.is_cav, u.jumped,
-                self._closed_boxes(side), enemy_near, rail_bits & self._controlled_bits(side),
+                bool(self._closed_boxes(side)), enemy_near, rail_bits & self._controlled_bits(side),
                 blocking_cav, "4.9" in self.options,
                 "4.11" in self.options and self.turn == FIRST_1861_TURN)
 
