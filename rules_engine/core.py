@@ -174,18 +174,6 @@ class GameCore:
         self._by_control.clear()
         self._control_epoch += 1
 
-    def _controlled_bits(self, side: str) -> int:
-        """_controlled(side) as a mask of _box_bit."""
-        found = self._by_control.get(("bits", side))
-        if found is None:
-            # as _controlled: the boxes of its colour without a marker, and its markers
-            bit, found = self._box_bit, self._colour_bits[side]
-            for box, holder in self.control.items():
-                if holder:
-                    found = found | bit[box] if holder == side else found & ~bit[box]
-            self._by_control["bits", side] = found
-        return found
-
     def _controlled(self, side: str) -> frozenset[str]:
         """The boxes the side controls now (worked out again after a change of control)."""
         found = self._by_control.get(("boxes", side))
@@ -262,14 +250,6 @@ class GameCore:
                 self._held_bits[u.side] |= self._box_bit[loc]
                 self._held_lists.clear()
         return old
-
-    def _held_sorted(self, side: str) -> list[str]:
-        """The boxes holding a unit of the side, sorted (the order the rules list
-        boxes in), kept until a box is taken or left: read, never changed."""
-        found = self._held_lists.get(side)
-        if found is None:
-            found = self._held_lists[side] = sorted(self._held[side])
-        return found
 
     def _check_vacated(self, box: str, side: str) -> None:
         """8.0 exception: Cavalry alone control a box only while they occupy it."""
@@ -356,6 +336,9 @@ class GameCore:
         def first_turn(self) -> int: ...
         def _phase_legal(self) -> list[dict[str, Any]]: ...
         def _advance(self) -> None: ...
+        # boxsets.py
+        def _held_sorted(self, side: str) -> list[str]: ...
+        def _controlled_bits(self, side: str) -> int: ...
         # movement.py
         def _movement_legal(self) -> list[dict[str, Any]]: ...
         def _movement_auto(self) -> bool: ...

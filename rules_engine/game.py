@@ -19,6 +19,7 @@ from typing import Any
 from . import calendar
 from .actions import Action, LegalActions
 from .advanced import AdvancedRules
+from .boxsets import BoxSets, box_bits
 from .changes import ChangeRecord
 from .combat import CombatRules
 from .core import DieSource
@@ -27,7 +28,7 @@ from .data import SIDES, options_table
 from .dice import NoDice, ScriptedDice, SeededDice, commitment
 from .errors import IllegalAction, Word, because
 from .map import CURRENT_DATA_VERSION, DATA_VERSIONS, load_map, load_scenario, scenario_ids
-from .movement import MovementRules, box_bits
+from .movement import MovementRules
 from .options import validate_options
 from .setup import place_scenario, place_position
 from .state import canonical_json, make_counter_mix
@@ -41,7 +42,7 @@ from .turn import TurnRules
 ENGINE_VERSION = CURRENT_DATA_VERSION
 
 
-class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, ChangeRecord):
+class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, ChangeRecord, BoxSets):
     """One game of A House Divided. Create it with new_game, replay or from_position."""
 
     def __init__(self, header: dict[str, Any], dice: DieSource):

@@ -12,6 +12,7 @@ from typing import Any
 from .core import ACTIVATABLE, SAILINGS, GameCore
 from .data import SIDES, other
 from .errors import because
+from .boxsets import box_bits
 from .map import Line, load_map
 from .state import Unit
 
@@ -86,13 +87,6 @@ def march_tree(version: int, side: str, start: str) -> tuple[MarchNode, ...]:
 
     grow(start, (), (), 0, 0, None)
     return tuple(tuple(node) for node in nodes)
-
-
-@functools.cache
-def box_bits(version: int) -> dict[str, int]:
-    """box -> its bit in a mask of boxes of the version's map (a set of boxes as one
-    int: cheap to intersect, to hash and for the garbage collector to pass over)."""
-    return {box: 1 << i for i, box in enumerate(load_map(version).boxes)}
 
 
 @functools.cache
