@@ -8,6 +8,8 @@ which each one may be sent are in docs/rules-api.md.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import repeat
+from operator import is_
 from typing import Any, Literal, TypedDict, get_args, get_type_hints
 
 LineKind = Literal["road", "rail", "river"]
@@ -212,7 +214,9 @@ class LegalActions(list[dict[str, Any]]):
         if self._keys is None:
             if not self._scanned:
                 self._scanned = True
-                return action in self
+                # an action picked from this very list is found by identity, without
+                # comparing it field by field with every action before it
+                return any(map(is_, self, repeat(action))) or action in self
             self._keys = {_action_key(a) for a in self}
         try:
             return _action_key(action) in self._keys

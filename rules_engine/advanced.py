@@ -213,7 +213,8 @@ class AdvancedRules(GameCore):
         """A4.0: "before Union pieces may move out of a port where they are being
         contained, they must fight and defeat the Confederate containing garrison", by
         sea as well (from engine version 2, ruling R43)."""
-        return self.rules_since(2) and u.side == "union" and u.loc in self.contained
+        contained = self.contained            # empty but with A4.0: asked first
+        return bool(contained) and u.loc in contained and u.side == "union" and self.rules_since(2)
 
     def _do_breakout(self, box: str) -> None:
         self.active, self.march_units = None, []

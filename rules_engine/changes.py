@@ -22,6 +22,7 @@ JSON): the state holds lists, dicts, strings, numbers, booleans and None, and on
 from __future__ import annotations
 
 import marshal
+from itertools import compress
 from operator import attrgetter, ne
 from typing import Any
 
@@ -44,6 +45,7 @@ CONTAINER_FIELDS = (
 )
 STATE_FIELDS = VALUE_FIELDS + CONTAINER_FIELDS
 _values = attrgetter(*VALUE_FIELDS)
+_CONTAINER_INDEXES = range(len(CONTAINER_FIELDS))
 _containers = attrgetter(*CONTAINER_FIELDS)
 _SET_FIELDS = frozenset({"cav_only"})
 # containers of strings, numbers and None only (or None themselves): a shallow copy is a copy
@@ -96,38 +98,36 @@ class ChangeRecord(GameCore):
         whose values differ. Compared by value, so that the record depends on the
         positions alone, not on how the game got there (played, or folded and played
         on)."""
-        units, looks, last = self.units, self._looks, self._last_state
+        looks, last, touched = self._looks, self._last_state, self._touched
         assert looks is not None and last is not None, "_prepare_record comes first"
         changed = {}
-        if self._touched:
-            for uid in sorted(self._touched):
-                look = _look(units[uid])
+        if touched:
+            units = self.units
+            for uid in sorted(touched) if len(touched) > 1 else touched:
+                u = units[uid]
+                look = _look(u)
                 if look != looks[uid]:
                     looks[uid] = look
-                    changed[uid] = units[uid].look()
+                    changed[uid] = u.look()
         last_values, last_containers = last
         values = _values(self)
+        state = {}
         if values != last_values:
-            state = {name: new for name, old, new in zip(VALUE_FIELDS, last_values, values, strict=True)
-                     if old != new}
+            # the fields whose values differ, in VALUE_FIELDS order (picked out in C)
+            state = dict(compress(zip(VALUE_FIELDS, values, strict=True), map(ne, values, last_values)))
             self._last_state = (values, last_containers)
-        else:
-            state = {}
         containers = _containers(self)
-        if not any(map(ne, containers, last_containers)):
-            return _record(changed, state)
-        for i, new in enumerate(containers):
-            if new != last_containers[i]:
-                name = CONTAINER_FIELDS[i]
-                # copies: the state may go on changing in place, the record and what
-                # the next record compares with may not (nor may one change the other)
-                if name in _SET_FIELDS:
-                    last_containers[i], state[name] = set(new), sorted(new)
-                elif name in _FLAT_FIELDS:
-                    last_containers[i], state[name] = _flat_copy(new), _flat_copy(new)
-                else:
-                    data = marshal.dumps(new)
-                    last_containers[i], state[name] = marshal.loads(data), marshal.loads(data)
+        for i in compress(_CONTAINER_INDEXES, map(ne, containers, last_containers)):
+            new, name = containers[i], CONTAINER_FIELDS[i]
+            # copies: the state may go on changing in place, the record and what
+            # the next record compares with may not (nor may one change the other)
+            if name in _SET_FIELDS:
+                last_containers[i], state[name] = set(new), sorted(new)
+            elif name in _FLAT_FIELDS:
+                last_containers[i], state[name] = _flat_copy(new), _flat_copy(new)
+            else:
+                data = marshal.dumps(new)
+                last_containers[i], state[name] = marshal.loads(data), marshal.loads(data)
         return _record(changed, state)
 
     def fold_action(self, event: dict[str, Any]) -> None:

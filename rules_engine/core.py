@@ -48,10 +48,12 @@ class GameCore:
 
     # --- facts about the map the rules ask for again and again, computed once
     _activations: dict[str, dict[str, Any]]
+    _box_bit: dict[str, int]          # box -> its bit in masks of boxes (one per box of the map)
     _ports: list[str]
     _cities: frozenset[str]
     _default_owner: dict[str, str | None]
     _colour_boxes: dict[str, frozenset[str]]    # side -> the boxes of its colour
+    _colour_bits: dict[str, int]      # side -> the boxes of its colour as a mask of _box_bit
     _kentucky: frozenset[str]
     _a_kentucky_box: str
     _shields: dict[str, list[tuple[str, int]]]
@@ -65,6 +67,8 @@ class GameCore:
     _occupied: set[str]               # boxes holding any unit
     _held: dict[str, set[str]]        # side -> boxes holding some unit of that side
     _side_n: dict[str, dict[str, int]]    # side -> box -> how many of its units are there
+    _held_bits: dict[str, int]        # side -> _held[side] as a mask of _box_bit
+    _held_lists: dict[Any, list[str]]  # orderings of _held (_held_sorted), dropped when it changes
     _amax: dict[str, int]             # Army Maximum cache, cleared on control changes
     _by_control: dict[tuple[str, Any], Any]  # other facts that follow from control, cleared with it
     _pieces_at: dict[tuple[str, str, str], set[str]]   # (side, type, location) -> the pieces there
@@ -87,7 +91,8 @@ class GameCore:
     # legal actions kept from one decision to the next: (action kind, unit) -> what
     # the unit's actions of that kind were built from (the very list of paths or
     # goals, and its port) and those actions (_moves_along, _sailings); ACTIVATABLE ->
-    # (key, boxes); (SAILINGS, port) -> (key, the sea actions from the port)
+    # (key, boxes, their activate actions); (SAILINGS, port) -> (key, the sea actions
+    # from the port)
     _acts_memo: dict[tuple[str, str], tuple[Any, ...]]
     _forts: frozenset[str]            # boxes whose units are always entrenched (4.3)
 
@@ -175,10 +180,10 @@ class GameCore:
         if found is None:
             # controller(): the control marker, else the box's colour; read off the
             # markers rather than asking every box of the map
-            control = self.control
+            marked = [(b, holder) for b, holder in self.control.items() if holder]
             found = self._by_control["boxes", side] = (
-                frozenset(b for b in self._colour_boxes[side] if not control.get(b))
-                | frozenset(b for b, holder in control.items() if holder == side))
+                self._colour_boxes[side].difference([b for b, _ in marked])
+                | frozenset([b for b, holder in marked if holder == side]))
         return found
 
     def units_on_map(self, side: str) -> int:
@@ -230,6 +235,8 @@ class GameCore:
             side_n[old] -= 1
             if not side_n[old]:
                 self._held[u.side].discard(old)
+                self._held_bits[u.side] &= ~self._box_bit[old]
+                self._held_lists.clear()
             if not self.at[old]:
                 self._occupied.discard(old)
         u.loc = loc
@@ -238,7 +245,10 @@ class GameCore:
             bisect.insort(self.at[loc], uid)
             self._occupied.add(loc)
             side_n[loc] += 1
-            self._held[u.side].add(loc)
+            if side_n[loc] == 1:
+                self._held[u.side].add(loc)
+                self._held_bits[u.side] |= self._box_bit[loc]
+                self._held_lists.clear()
         return old
 
     def _check_vacated(self, box: str, side: str) -> None:
@@ -326,6 +336,9 @@ class GameCore:
         def first_turn(self) -> int: ...
         def _phase_legal(self) -> list[dict[str, Any]]: ...
         def _advance(self) -> None: ...
+        # boxsets.py
+        def _held_sorted(self, side: str) -> list[str]: ...
+        def _controlled_bits(self, side: str) -> int: ...
         # movement.py
         def _movement_legal(self) -> list[dict[str, Any]]: ...
         def _movement_auto(self) -> bool: ...

@@ -15,7 +15,11 @@ from collections.abc import Iterable, Iterator
 
 
 def seeded_roll(seed: str, index: int) -> int:
-    key = seed.encode("utf-8")
+    return _roll_with_key(seed.encode("utf-8"), index)
+
+
+def _roll_with_key(key: bytes, index: int) -> int:
+    """seeded_roll with the seed already encoded as the HMAC key."""
     attempt = 0
     while True:
         msg = str(index) if attempt == 0 else f"{index}/{attempt}"
@@ -34,10 +38,11 @@ def commitment(seed: str) -> str:
 class SeededDice:
     def __init__(self, seed: str, start_index: int = 0):
         self.seed = seed
+        self._key = seed.encode("utf-8")          # the HMAC key, encoded once, not per die
         self.index = start_index
 
     def roll(self) -> int:
-        value = seeded_roll(self.seed, self.index)
+        value = _roll_with_key(self._key, self.index)
         self.index += 1
         return value
 

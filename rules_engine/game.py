@@ -19,6 +19,7 @@ from typing import Any
 from . import calendar
 from .actions import Action, LegalActions
 from .advanced import AdvancedRules
+from .boxsets import BoxSets, box_bits
 from .changes import ChangeRecord
 from .combat import CombatRules
 from .core import DieSource
@@ -41,7 +42,7 @@ from .turn import TurnRules
 ENGINE_VERSION = CURRENT_DATA_VERSION
 
 
-class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, ChangeRecord):
+class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, ChangeRecord, BoxSets):
     """One game of A House Divided. Create it with new_game, replay or from_position."""
 
     def __init__(self, header: dict[str, Any], dice: DieSource):
@@ -66,6 +67,8 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, Ch
         self._occupied = set()
         self._held = {s: set() for s in SIDES}
         self._side_n = {s: dict.fromkeys(self.map.boxes, 0) for s in SIDES}
+        self._held_bits = {s: 0 for s in SIDES}
+        self._held_lists = {}
         self._amax = {}
         self._by_control = {}
         self._pieces_at = {}
@@ -134,10 +137,9 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, Ch
             self._legal = LegalActions(self._phase_legal())
         if not self._legal.holds(action):
             raise IllegalAction(self.explain(action))
-        start, rolls_before = len(self.events), self.rolls
-        side_before = self.to_act
+        start, rolls_before, side_before = len(self.events), self.rolls, self.to_act
         try:
-            self._run(action)
+            self._run(action, side_before)
         except Exception:
             self._restore(start)          # e.g. scripted dice ran out: leave g unchanged
             raise
@@ -205,8 +207,9 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, Ch
         return canonical_json(self.state())
 
     # ------------------------------------------------------------------ machinery
-    def _run(self, action: Mapping[str, Any]) -> None:
-        event = {"type": "action", "side": self.to_act, "action": _copy_action(action)}
+    def _run(self, action: Mapping[str, Any], side: str | None) -> None:
+        """Carry out a legal action of ``side`` (to_act) and record it."""
+        event = {"type": "action", "side": side, "action": _copy_action(action)}
         self._emit(event)
         if self._recording and self.records_changes:
             self._prepare_record()
@@ -302,6 +305,7 @@ def _map_facts(version: int) -> dict[str, Any]:
     return {
         # the activate action of each box, one dict shared by every legal list (read only)
         "_activations": {b: {"type": "activate", "box": b} for b in boxes},
+        "_box_bit": box_bits(version),
         "_ports": [b for b, box in boxes.items() if box.port],
         "_cities": frozenset(b for b, box in boxes.items() if box.recruitment_city),
         "_forts": frozenset(b for b, box in boxes.items() if box.fort),
@@ -309,6 +313,8 @@ def _map_facts(version: int) -> dict[str, Any]:
                            for b, box in boxes.items()},
         "_colour_boxes": {s: frozenset(b for b, box in boxes.items() if box.color == s)
                           for s in SIDES},
+        "_colour_bits": {s: sum(bit for b, bit in box_bits(version).items() if boxes[b].color == s)
+                         for s in SIDES},
         "_kentucky": kentucky,
         "_a_kentucky_box": min(kentucky),
         "_shields": {s: [(b, box.shields[s]) for b, box in boxes.items() if box.shields.get(s)]

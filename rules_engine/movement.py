@@ -12,6 +12,7 @@ from typing import Any
 from .core import ACTIVATABLE, SAILINGS, GameCore
 from .data import SIDES, other
 from .errors import because
+from .boxsets import box_bits
 from .map import Line, load_map
 from .state import Unit
 
@@ -20,6 +21,9 @@ KENTUCKY_OPENS_TURN = 6          # 4.12: the Union 01/02 1862 Player Turn
 FIRST_1861_TURN = 1
 TWO_MARCHES = because("No unit may take part in more than two Marches in a turn (4.0).")
 MUST_STOP = because("A unit entering a box containing enemy units must stop there (4.0).")
+# asked of every Union unit in a port while the sea moves are listed: made once
+SEA_AFTER_MARCH = {rule: because("A unit moving by sea must not have moved or marched this segment ({rule}).",
+                                 rule=rule) for rule in ("4.6", "4.7")}
 
 
 KIND_BITS = {"road": 1, "rail": 2, "river": 4}
@@ -49,7 +53,7 @@ def march_steps(version: int) -> dict[str, dict[str, tuple[tuple[str, Line, str,
 
 
 MarchPath = tuple[list[str], list[str]]
-MarchNode = tuple[int, str, str, Line, int, str, MarchPath, int]
+MarchNode = tuple[int, str, str, Line, int, str, MarchPath, int, int, int, Line]
 
 
 @functools.cache
@@ -57,39 +61,46 @@ def march_tree(version: int, side: str, start: str) -> tuple[MarchNode, ...]:
     """Every simple path of one to three steps from ``start`` along lines the side may
     use, in depth-first order, each as (steps, last box, box before it, last line,
     its kind bit, first box, (boxes, line kinds), index after the paths that extend
-    it): a March walks it, skipping the paths below one that is closed to the unit.
+    it, the kind bits of all its lines, the ``box_bits`` of the boxes at either end of
+    its railroad steps, its first line): a March walks it, skipping the paths below
+    one that is closed to the unit.
 
     The (boxes, line kinds) lists are the ones every move along the path holds,
     shared by all games (built once, not for every legal list): like the legal
     actions that hold them, they are read, never changed."""
-    steps = march_steps(version)[side]
+    steps, bits = march_steps(version)[side], box_bits(version)
     nodes: list[list] = []
 
-    def grow(cur: str, path: tuple[str, ...], by: tuple[str, ...]) -> None:
+    def grow(cur: str, path: tuple[str, ...], by: tuple[str, ...], kinds: int, rail_ends: int,
+             first_line: Line | None) -> None:
         for nxt, line, kind, bit in steps[cur]:
             if nxt == start or nxt in path:
                 continue
             here = len(nodes)
             move = ([*path, nxt], [*by, kind])
-            nodes.append([len(path) + 1, nxt, cur, line, bit, move[0][0], move, 0])
+            ends = rail_ends | (bits[cur] | bits[nxt] if bit == RAIL_BIT else 0)
+            first = first_line or line
+            nodes.append([len(path) + 1, nxt, cur, line, bit, move[0][0], move, 0, kinds | bit, ends, first])
             if len(path) < 2:
-                grow(nxt, path + (nxt,), by + (kind,))
-            nodes[here][-1] = len(nodes)
+                grow(nxt, path + (nxt,), by + (kind,), kinds | bit, ends, first)
+            nodes[here][7] = len(nodes)
 
-    grow(start, (), ())
+    grow(start, (), (), 0, 0, None)
     return tuple(tuple(node) for node in nodes)
 
 
 @functools.cache
-def march_reach(version: int, side: str, start: str) -> tuple[frozenset[str], frozenset[str]]:
+def march_reach(version: int, side: str, start: str) -> tuple[frozenset[str], int, int]:
     """The boxes near ``start`` whose state the March paths from it depend on (see
     ``MovementRules._paths_situation``): those one or two steps away (a path stops at
     an enemy there, a jump goes over one a step away and may not end in one two steps
-    away) and those at either end of a railroad step (a friendly railroad)."""
+    away), the same as a mask of ``box_bits``, and the mask of those at either end of
+    a railroad step (a friendly railroad)."""
     nodes = march_tree(version, side, start)
+    bits = box_bits(version)
     near = frozenset(node[1] for node in nodes if node[0] <= 2)
     rail = frozenset(box for node in nodes if node[4] == RAIL_BIT for box in (node[1], node[2]))
-    return near, rail
+    return near, sum(bits[box] for box in near), sum(bits[box] for box in rail)
 
 
 #: The March paths worked out, by everything they depend on (``_paths_situation``),
@@ -130,9 +141,9 @@ class MovementRules(GameCore):
                     acts.append({"type": "entrench", "unit": u.id})
             acts.append({"type": "end_march"})
         if self.marches > 0:
-            activations = self._activations
-            acts += [activations[box] for box in self._activatable_boxes()]
-            acts.extend(self._sea_actions())
+            self._activatable_boxes()
+            acts += self._acts_memo[ACTIVATABLE][2]          # their activate actions
+            acts += self._sea_actions()
             acts.extend({"type": "refit", "unit": u} for u in self._refittable())   # 5.71
         if self.leaders:
             acts.extend(self._leader_moves_legal())                                 # A8.2
@@ -172,15 +183,19 @@ class MovementRules(GameCore):
         steps from it, the enemy cavalry it could not jump over and the rules that
         change the Movement Chart (4.9, 4.11 on the first turn)."""
         side, start = u.side, u.loc
-        near, rail = march_reach(self.engine_version, side, start)
-        enemy_near = near & self._enemy_boxes(side)
-        blocking_cav: frozenset[str] = frozenset()
-        if u.is_cav and not u.jumped and enemy_near:
-            units, at = self.units, self.at
-            blocking_cav = frozenset(box for box in enemy_near if any(
-                units[x].side != side and units[x].is_cav for x in at[box]))
+        near, near_bits, rail_bits = march_reach(self.engine_version, side, start)
+        # sets of boxes as masks of box_bits: a key of small ints and flags
+        enemy_near = near_bits & self._held_bits[other(side)]
+        blocking_cav = 0
+        if enemy_near and u.is_cav and not u.jumped:
+            units, at, bit = self.units, self.at, self._box_bit
+            for box in near:
+                if bit[box] & enemy_near and any(units[x].side != side and units[x].is_cav for x in at[box]):
+                    blocking_cav |= bit[box]
+        # the boxes closed are Kentucky's or none (_closed_boxes): a flag says which, so
+        # that the key holds no container (the garbage collector stops tracking it)
         return (self.engine_version, side, start, self._cav_like(u), u.is_cav, u.jumped,
-                self._closed_boxes(side), enemy_near, rail & self._controlled(side),
+                bool(self._closed_boxes(side)), enemy_near, rail_bits & self._controlled_bits(side),
                 blocking_cav, "4.9" in self.options,
                 "4.11" in self.options and self.turn == FIRST_1861_TURN)
 
@@ -209,7 +224,7 @@ class MovementRules(GameCore):
                 return None                          # A4.0: the containing side may leave
             return because("Contained Union units must fight and defeat the containing garrison "
                            "(breakout) before they move out of the port (A4.0).")
-        if self._enemy_in(u.loc, u.side):
+        if len(self.at[u.loc]) > self._side_n[u.side][u.loc]:           # _enemy_in, spelled out: asked often
             return because("A unit that entered a box containing enemy units must stop there (4.0).")
         return None
 
@@ -238,27 +253,32 @@ class MovementRules(GameCore):
         remembered = self._acts_memo.get(ACTIVATABLE)
         if remembered is not None and remembered[0] == key:
             return remembered[1]
-        known, closed = self._can_march, self._closed_boxes(self.side)
-        boxes = []
-        for box in sorted(self._held[self.side]):
-            can = known.get(box)
-            if can is None:
-                can = known[box] = self._box_can_march(box, closed)
-            if can:
-                boxes.append(box)
-        # kept until a piece enters or leaves a box or a unit is flagged (as _can_march)
-        self._acts_memo[ACTIVATABLE] = (key, boxes)
+        known, held = self._can_march, self._held_sorted(self.side)
+        unknown = [box for box in held if box not in known]
+        if unknown:
+            exits = march_exits(self.engine_version, self.side, self._closed_boxes(self.side))
+            for box in unknown:
+                known[box] = self._box_can_march(box, exits=exits)
+        boxes = [box for box in held if known[box]]
+        # kept until a piece enters or leaves a box or a unit is flagged (as _can_march),
+        # with the boxes' activate actions
+        activations = self._activations
+        self._acts_memo[ACTIVATABLE] = (key, boxes, [activations[box] for box in boxes])
         return boxes
 
-    def _box_can_march(self, box: str, closed: frozenset[str] | None = None) -> bool:
+    def _box_can_march(self, box: str, closed: frozenset[str] | None = None,
+                       exits: frozenset[str] | None = None) -> bool:
         """4.0: some unit of the moving side there may still move somewhere or entrench.
-        ``closed``: ``_closed_boxes`` of the moving side, when the caller has it."""
+        ``closed``: ``_closed_boxes`` of the moving side, and ``exits``, ``march_exits``
+        of it, when the caller has them."""
         side = self.side
-        if closed is None:
-            closed = self._closed_boxes(side)
+        if exits is None:
+            if closed is None:
+                closed = self._closed_boxes(side)
+            exits = march_exits(self.engine_version, side, closed)
         units = self.units
         # some line leads from the box to one the side may enter (see ``_paths``)
-        exit_open = box in march_exits(self.engine_version, side, closed)
+        exit_open = box in exits
         for uid in self.at[box]:
             u = units[uid]
             if u.side != side or u.m >= 2:
@@ -341,36 +361,29 @@ class MovementRules(GameCore):
         if enemy is None:
             enemy = self._enemy_boxes(side)
         closed = self._closed_boxes(side)
-        owned = self._controlled(side)   # a friendly railroad joins two of these (_friendly_rail)
+        # a friendly railroad joins two boxes the side controls (_friendly_rail): the
+        # path's railroads are all friendly when none of their ends is outside these
+        foreign = ~self._controlled_bits(side)
         limits: dict[int, int] = {}      # 2 * kinds mask + all friendly rail -> max steps
-        masks, friendly = [0, 0, 0], [True, True, True]   # of the path taken to each depth
-        first_line: Line | None = None   # the line of the path's first step
         nodes = march_tree(self.engine_version, side, start)
         i, total = 0, len(nodes)
         while i < total:
-            n, nxt, cur, line, bit, first, move, subtree_end = nodes[i]
+            n, nxt, _, line, _, first, move, subtree_end, kinds, rail_ends, first_line = nodes[i]
             here, i = i, subtree_end         # unless the path goes on below
             if nxt in closed:
                 continue
-            kinds = masks[n - 1] | bit
-            fr = friendly[n - 1] and (bit != RAIL_BIT or (cur in owned and nxt in owned))
-            key = 2 * kinds + (fr and kinds == RAIL_BIT)
+            key = 2 * kinds + (kinds == RAIL_BIT and not rail_ends & foreign)
             most = limits.get(key)
             if most is None:
                 most = limits[key] = self._max_steps(u, kinds_of(kinds), key & 1 == 1)
             if n > most:
                 continue
             jump = n == 2 and first in enemy
-            if jump:
-                assert first_line is not None   # a second step follows a first one
-                if self._jump_refusal(u, first, [first_line, line], nxt) is not None:
-                    continue
+            if jump and self._jump_refusal(u, first, [first_line, line], nxt) is not None:
+                continue
             out.append(move)
             # a unit stops in an enemy box, but may try jumping on from the first (4.4, 4.5)
             if (n == 1 and not u.jumped) if nxt in enemy else (n < 3 and not jump):
-                masks[n], friendly[n] = kinds, fr
-                if n == 1:
-                    first_line = line
                 i = here + 1
         return out
 
@@ -415,14 +428,21 @@ class MovementRules(GameCore):
         key = (self.turn, self.invasion, tuple(self.contained), self._control_epoch)
         acts: list[dict[str, Any]] = []
         goals: dict[bool, list[str]] = {}
-        held, memo = self._held["union"], self._acts_memo
-        for port in self._ports:
-            if port in held:
-                remembered = memo.get((SAILINGS, port))
-                if remembered is None or remembered[0] != key:
-                    remembered = memo[SAILINGS, port] = (key, self._sea_actions_from(port, goals))
-                acts += remembered[1]
+        memo = self._acts_memo
+        for port in self._union_ports():
+            remembered = memo.get((SAILINGS, port))
+            if remembered is None or remembered[0] != key:
+                remembered = memo[SAILINGS, port] = (key, self._sea_actions_from(port, goals))
+            acts += remembered[1]
         return acts
+
+    def _union_ports(self) -> list[str]:
+        """The ports holding a Union unit, in the map's order: kept as _held_sorted is."""
+        found = self._held_lists.get(SAILINGS)
+        if found is None:
+            held = self._held["union"]
+            found = self._held_lists[SAILINGS] = [port for port in self._ports if port in held]
+        return found
 
     def _sea_actions_from(self, port: str, goals: dict[bool, list[str]]) -> list[dict[str, Any]]:
         """Sea moves and invasions of the Union units in ``port``. The ports they may go
@@ -469,7 +489,7 @@ class MovementRules(GameCore):
             return because("Contained Union units must fight and defeat the containing garrison "
                            "(breakout) before they leave the port (A4.0).")
         if u.moved or u.m:
-            return because("A unit moving by sea must not have moved or marched this segment ({rule}).", rule=rule)
+            return SEA_AFTER_MARCH[rule]
         if invasion:
             if not self.invasion:
                 return because("Naval Invasions need a roll of 6 for Marches this turn (4.7).")
@@ -609,7 +629,7 @@ class MovementRules(GameCore):
     def _movement_auto(self) -> bool:
         """Close a March nobody can use and end a segment with no Marches left."""
         if self.active is not None and not any(
-                self._entrench_refusal(u) is None or self._move_refusal(u) is None for u in self._march_units_here()):
+                self._move_refusal(u) is None or self._entrench_refusal(u) is None for u in self._march_units_here()):
             self.active, self.march_units = None, []
         if self.active is None and self.marches == 0 and not (self.leaders and self._leader_moves_legal()):
             self._do_end_movement()

@@ -2,7 +2,8 @@
 game length (9.0) and victory (10.0)."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from operator import attrgetter
 from typing import Any
 
 from . import calendar
@@ -27,6 +28,7 @@ def march_level(year: int, diff: int) -> tuple[str | None, str]:
 
 
 CAPITAL = "washington"
+_reduced = attrgetter("red")
 
 
 class TurnRules(GameCore):
@@ -177,10 +179,9 @@ class TurnRules(GameCore):
     # ------------------------------------------------------------------ control
     def _end_combat_segment(self) -> None:
         if "5.71" not in self.options:                               # 5.71: no automatic recovery
-            for u in self.units.values():
-                if u.red:
-                    u.red = False                                    # 5.7 recovery
-                    self._touch(u)
+            for u in filter(_reduced, self.units.values()):          # picked out in C
+                u.red = False                                        # 5.7 recovery
+                self._touch(u)
         captured = self._capture(self.side)
         if "A4.0" in self.options and self.side == "union":
             self._note_invaded_ports(captured)
@@ -204,13 +205,15 @@ class TurnRules(GameCore):
 
     def _capture(self, side: str) -> list[str]:
         """8.0: a box with a unit of the side at the end of its Combat Segment is its."""
-        units = self.units
+        units, enemy = self.units, self._held[other(side)]
+        own_colour = self._colour_boxes[side]
         captured = []
-        # a box shared with the enemy (A4.0) stays as it was
-        for box in sorted(self._held[side] - self._held[other(side)]):
-            color = self.map.boxes[box].color
-            if color == side and box not in self.control and box not in self.cav_only:
+        for box in self._held_sorted(side):
+            if box in enemy:
+                continue                       # a box shared with the enemy (A4.0) stays as it was
+            if box in own_colour and box not in self.control and box not in self.cav_only:
                 continue                       # held all along: nothing to change or tell
+            color = self.map.boxes[box].color
             was = self.controller(box)
             if color == side:
                 self.control.pop(box, None)
@@ -294,40 +297,33 @@ class TurnRules(GameCore):
                            unit_type=Word(unit_type(nxt)["name"]))
         return None
 
-    def _segment_promotable(self) -> list[str]:
+    def _segment_promotable(self, first_only: bool = False) -> list[str]:
+        """The moving side's units on the map the Promotion Segment may promote, box
+        by box in order (``first_only``: the first of them, if any). Outside a battle
+        _promotable's answer follows from the unit's type, promotion this turn and
+        foreign origin alone (6.0, A8.4): it is asked once per kind of unit."""
         if self.promotions <= 0:
             return []
-        promotable = self._segment_verdicts()
-        return [uid for uid in self._side_units_on_map() if promotable(uid)]
+        units, side, at = self.units, self.side, self.at
+        known: dict[tuple[str, bool, bool], bool] = {}
+        found = []
+        for box in self._held_sorted(side):
+            for uid in at[box]:
+                u = units[uid]
+                if u.side != side:
+                    continue
+                kind = (u.type, u.prom, u.foreign)
+                verdict = known.get(kind)
+                if verdict is None:
+                    verdict = known[kind] = self._promotable(u, in_battle=False)
+                if verdict:
+                    found.append(uid)
+                    if first_only:
+                        return found
+        return found
 
     def _any_segment_promotable(self) -> bool:
-        if self.promotions <= 0:
-            return False
-        return any(map(self._segment_verdicts(), self._side_units_on_map()))
-
-    def _side_units_on_map(self) -> Iterator[str]:
-        """The moving side's units on the map, box by box in order."""
-        units, side, at = self.units, self.side, self.at
-        for box in sorted(self._held[side]):
-            for uid in at[box]:
-                if units[uid].side == side:
-                    yield uid
-
-    def _segment_verdicts(self) -> Callable[[str], bool]:
-        """Whether a unit may be promoted in the Promotion Segment, asked of
-        _promotable once per kind of unit: outside a battle the answer follows from
-        the unit's type, promotion this turn and foreign origin alone (6.0, A8.4)."""
-        units = self.units
-        known: dict[tuple[str, bool, bool], bool] = {}
-
-        def promotable(uid: str) -> bool:
-            u = units[uid]
-            kind = (u.type, u.prom, u.foreign)
-            verdict = known.get(kind)
-            if verdict is None:
-                verdict = known[kind] = self._promotable(u, in_battle=False)
-            return verdict
-        return promotable
+        return bool(self._segment_promotable(first_only=True))
 
     def _do_promote(self, unit: str) -> None:
         new = self._promote(unit)
@@ -404,15 +400,18 @@ class TurnRules(GameCore):
             return because("You have no Recruitment Points left (7.0).")
         if not self._any_off_map(side, unit_type, "pool"):
             return because("No {unit_type} is in your Recruitment Pool (7.0).", unit_type=unit_type)
-        if self.units_on_map(side) >= self.army_limit(side):
-            return because("You are at your Army Maximum Size of {n} units (7.1).", n=self.army_limit(side))
+        limit = self.army_limit(side)
+        if self.units_on_map(side) >= limit:
+            return because("You are at your Army Maximum Size of {n} units (7.1).", n=limit)
         return None
 
     def _recruit_cities(self) -> Iterator[str]:
-        # a city the side does not control is refused (7.0): passed over here unasked
-        owned = self._controlled(self.side)
+        # a city the side does not control is refused (7.0): passed over here unasked;
+        # one it controls (a city of its shields) where nobody was recruited yet this
+        # segment is accepted (its capacity is at least one): not asked either
+        owned, used = self._controlled(self.side), self._current_recruit["used"]
         for bid, _ in self._shields[self.side]:
-            if bid in owned and self._recruit_city_refusal(bid) is None:
+            if bid in owned and (bid not in used or self._recruit_city_refusal(bid) is None):
                 yield bid
 
     def _recruit_city_refusal(self, box: Any) -> str | None:
@@ -453,7 +452,7 @@ class TurnRules(GameCore):
         if "5.71" not in self.options:
             return []
         units, side = self.units, self.side
-        return [uid for box in sorted(self._held[side]) for uid in self.at[box]
+        return [uid for box in self._held_sorted(side) for uid in self.at[box]
                 if units[uid].side == side and self._refit_refusal(units[uid]) is None]
 
     def _refit_refusal(self, u: Unit) -> str | None:

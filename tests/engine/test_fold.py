@@ -69,6 +69,9 @@ def check_indexes(g) -> None:
     for side in SIDES:
         owned = {b for b in g.map.boxes if g.controller(b) == side}
         assert g._controlled(side) == owned
+        assert g._controlled_bits(side) == sum(g._box_bit[b] for b in owned)
+        assert g._held_bits[side] == sum(g._box_bit[b] for b in g._held[side])
+        assert g._held_sorted(side) == sorted(g._held[side])
     check_march_memory(g)
 
 

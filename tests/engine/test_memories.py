@@ -6,6 +6,7 @@ Movement Chart are played in turn in one process, so that one game meets situati
 another remembered."""
 from __future__ import annotations
 
+import gc
 import random
 
 import pytest
@@ -77,6 +78,20 @@ def test_a_full_memory_of_paths_is_emptied_and_filled_again(monkeypatch):
         assert len(movement._PATHS_SEEN) <= 5
         g.apply(rng.choice(g.legal_actions()))
     assert movement._PATHS_SEEN
+
+
+def test_the_shared_path_memory_is_keyed_by_plain_values():
+    """The situations the March paths are remembered by hold no containers (sets of
+    boxes are bit masks), so the garbage collector stops tracking the keys: a server
+    holding many games does not scan them again on every full collection."""
+    movement.forget_paths_seen()
+    g = rules_engine.new_game("1861", options=["4.8", "4.9"], seed="memo-keys")
+    rng = random.Random(3)
+    while g.result is None and len(movement._PATHS_SEEN) < 40:
+        g.apply(rng.choice(g.legal_actions()))
+    gc.collect()
+    assert movement._PATHS_SEEN
+    assert not any(gc.is_tracked(key) for key in movement._PATHS_SEEN)
 
 
 @pytest.mark.parametrize(("scenario", "base", "rules"), [
