@@ -164,7 +164,7 @@ class PostgresFanout:
                 try:
                     if conn is None or conn.closed:
                         conn = psycopg.connect(self._pg_dsn(), autocommit=True)
-                    conn.execute("SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS p", (EVENTS_CHANNEL, texts))
+                    _send_notifications(conn, texts)
                     break
                 except Exception:
                     log.warning("sending announcements failed; reconnecting", exc_info=True)
@@ -282,3 +282,14 @@ class PostgresFanout:
                     del procs[proc]
                 if not procs:
                     del self.remote[gid]
+
+
+def _send_notifications(conn: Any, texts: list[str]) -> None:
+    """NOTIFY each text on the events channel, in one statement. Several travel as one
+    JSON array: as an array of texts psycopg would escape each announcement (JSON, full
+    of quotes) character by character, most of the announcer's time."""
+    if len(texts) == 1:
+        conn.execute("SELECT pg_notify(%s, %s)", (EVENTS_CHANNEL, texts[0]))
+    else:
+        conn.execute("SELECT pg_notify(%s, p) FROM json_array_elements_text(%s::json) AS p",
+                     (EVENTS_CHANNEL, json.dumps(texts)))
