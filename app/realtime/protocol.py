@@ -266,7 +266,7 @@ def ack_text(of: str, seq: int, echo: dict) -> str:
     try:
         return json.dumps({"type": "ack", "of": of, "seq": seq, **echo}, separators=(",", ":"), allow_nan=False)
     except ValueError:
-        return dump(AckMsg(of=of, seq=seq, **echo))  # type: ignore[arg-type]
+        return dump(AckMsg(of=of, seq=seq, **echo))
 
 
 def json_schema() -> dict:
