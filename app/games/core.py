@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 
 import rules_engine
 from rules_engine.record import TAKE_BACK_TYPES, event_hash
+from rules_engine.state import canonical_json
 
 from ..core.errors import ApiError, not_found
 from ..i18n import N_
@@ -306,8 +307,9 @@ class CommandCore:
         ch = Change(game.id, first, game.seq, events, game.status, game.to_act, game.result,
                     {"union": game.union_user_id, "confederate": game.confederate_user_id})
         if entry is not None:
-            if want_state:
-                ch.state_json = entry.game.state_json()
+            if want_state:  # the same text as entry.game.state_json(), and the dict it was made of
+                ch.state = entry.game.state()
+                ch.state_json = canonical_json(ch.state)
             if want_legal:
                 ch.legal = {side: [] for side in SIDES}
                 if game.status == "active" and game.to_act in SIDES:

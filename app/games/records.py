@@ -102,6 +102,9 @@ class Change:
     # protocol v2: what changed in the state since seq first_seq - 1 (JSON), set by the
     # channel that knew that state; None: v2 sockets get the whole state instead
     delta_json: str | None = None
+    # the state of state_json as the engine gave it (fresh lists and dicts, never changed
+    # afterwards): the channel diffs it against the next change's without parsing the JSON
+    state: dict | None = None
     _texts: dict = field(default_factory=dict)
 
     def text(self, with_state: bool) -> str:
@@ -165,5 +168,6 @@ class Change:
     def after(self, seq: int) -> Change:
         """The same change without the events a subscriber already has."""
         return Change(self.game_id, seq + 1, self.last_seq, [e for e in self.events if e["seq"] > seq],
-                      self.status, self.to_act, self.result, self.seats, self.state_json, self.legal)
+                      self.status, self.to_act, self.result, self.seats, self.state_json, self.legal,
+                      state=self.state)
 

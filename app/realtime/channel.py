@@ -302,7 +302,7 @@ class Channel:
         if not self.n_deltas or change.state_json is None:
             self.last_state, self.last_state_seq = None, -1
             return
-        state = json.loads(change.state_json)
+        state = change.state if change.state is not None else json.loads(change.state_json)
         if self.last_state is not None and self.last_state_seq == change.first_seq - 1:
             change.delta_json = json.dumps(state_delta(self.last_state, state), separators=(",", ":"))
         self.last_state, self.last_state_seq = state, change.last_seq

@@ -33,6 +33,7 @@ EVENTS_CHANNEL = "hd_events"
 PRESENCE_CHANNEL = "hd_presence"
 CHAT_CHANNEL = "hd_chat"
 PRESENCE_TTL = 75  # seconds a process's presence report counts without a heartbeat
+LISTEN_POLL_S = 1.0  # how often the listener thread looks whether the server is stopping
 
 
 class PostgresFanout:
@@ -52,14 +53,17 @@ class PostgresFanout:
         # announcements of this process's moves, sent by their own thread (_send_announcements)
         self._announcements: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self._announcer: threading.Thread | None = None
+        # LISTENs on its own connection and hands the event loop what concerns it (_listen)
+        self._listener: threading.Thread | None = None
         # announced moves of a game waiting to be delivered, in order (one task per game)
         self._remote_moves: dict[str, list[Note]] = {}
         self.listening = asyncio.Event()
         self._tasks: list[asyncio.Task] = []
 
     def start_fanout(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._presence_heartbeat()),
-                       loop.create_task(self._sweep())]
+        self._tasks = [loop.create_task(self._presence_heartbeat()), loop.create_task(self._sweep())]
+        self._listener = threading.Thread(target=self._listen, args=(loop,), name="hd-listen", daemon=True)
+        self._listener.start()
         self._announcer = threading.Thread(target=self._send_announcements, name="hd-announce", daemon=True)
         self._announcer.start()
 
@@ -75,6 +79,8 @@ class PostgresFanout:
         if self._announcer is not None:
             self._announcements.put(None)
             await asyncio.to_thread(self._announcer.join, 5)
+        if self._listener is not None:
+            await asyncio.to_thread(self._listener.join, LISTEN_POLL_S + 5)
         if self._notify_conn is not None:
             try:
                 await self._notify_conn.close()
@@ -112,36 +118,58 @@ class PostgresFanout:
                 self._notify_conn = None
                 await asyncio.sleep(0.2)
 
-    async def _listen(self) -> None:
+    def _listen(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The listener thread: LISTEN on a plain connection and hand every notification
+        to the event loop, except this process's own announcements (one per move it
+        made): dropped here, they no longer wake the loop (an asyncio connection cost the
+        loop a reader's registration and a future for every notification)."""
         import psycopg
         first = True
         while not self._stopping:
             try:
-                async with await psycopg.AsyncConnection.connect(self._pg_dsn(), autocommit=True) as conn:
-                    await conn.execute(f"LISTEN {EVENTS_CHANNEL}")
-                    await conn.execute(f"LISTEN {PRESENCE_CHANNEL}")
-                    await conn.execute(f"LISTEN {CHAT_CHANNEL}")
-                    self.listening.set()
-                    # ask the other processes who watches what, and catch up anything
-                    # committed while we were not listening
-                    await self._pg_notify(PRESENCE_CHANNEL, f"?:{self.service.proc_id}")
-                    if not first:
-                        for ch in list(self.channels.values()):
-                            ch.request_fill(1 << 62)
+                with psycopg.connect(self._pg_dsn(), autocommit=True) as conn:
+                    for channel in (EVENTS_CHANNEL, PRESENCE_CHANNEL, CHAT_CHANNEL):
+                        conn.execute(f"LISTEN {channel}")
+                    loop.call_soon_threadsafe(self._listening_up, first)
                     first = False
-                    async for n in conn.notifies():
-                        try:
-                            self._on_notify(n.channel, n.payload)
-                        except Exception:
-                            log.exception("bad notification %r", n.payload)
-            except asyncio.CancelledError:
-                raise
+                    while not self._stopping:  # a timeout, to notice a stop
+                        for n in conn.notifies(timeout=LISTEN_POLL_S):
+                            if not self._own_announcement(n.channel, n.payload):
+                                loop.call_soon_threadsafe(self._on_notify_logged, n.channel, n.payload)
+            except RuntimeError:  # the event loop is closed: the server is stopping
+                return
             except Exception:
-                self.listening.clear()
                 if self._stopping:
                     return
+                try:
+                    loop.call_soon_threadsafe(self.listening.clear)
+                except RuntimeError:
+                    return
                 log.warning("LISTEN connection lost; reconnecting", exc_info=True)
-                await asyncio.sleep(1)
+                time.sleep(1)
+
+    def _listening_up(self, first: bool) -> None:
+        """On the loop, once the listener listens: ask the other processes who watches
+        what, and (after a reconnect) catch up anything committed while we did not listen."""
+        self.listening.set()
+        asyncio.get_running_loop().create_task(self._pg_notify(PRESENCE_CHANNEL, f"?:{self.service.proc_id}"))
+        if not first:
+            for ch in list(self.channels.values()):
+                ch.request_fill(1 << 62)
+
+    def _own_announcement(self, channel: str, payload: str) -> bool:
+        """Whether this is the announcement of a move this process made (its head is
+        game:seq:proc:seated)."""
+        if channel != EVENTS_CHANNEL:
+            return False
+        head = payload.partition("\n")[0].split(":", 3)
+        return len(head) > 2 and head[2] == self.service.proc_id
+
+    def _on_notify_logged(self, channel: str, payload: str) -> None:
+        try:
+            self._on_notify(channel, payload)
+        except Exception:
+            log.exception("bad notification %r", payload)
 
     def notify_threadsafe(self, payload: str) -> None:
         """Announce a committed move (called from any thread)."""
@@ -164,7 +192,7 @@ class PostgresFanout:
                 try:
                     if conn is None or conn.closed:
                         conn = psycopg.connect(self._pg_dsn(), autocommit=True)
-                    conn.execute("SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS p", (EVENTS_CHANNEL, texts))
+                    _send_notifications(conn, texts)
                     break
                 except Exception:
                     log.warning("sending announcements failed; reconnecting", exc_info=True)
@@ -282,3 +310,14 @@ class PostgresFanout:
                     del procs[proc]
                 if not procs:
                     del self.remote[gid]
+
+
+def _send_notifications(conn: Any, texts: list[str]) -> None:
+    """NOTIFY each text on the events channel, in one statement. Several travel as one
+    JSON array: as an array of texts psycopg would escape each announcement (JSON, full
+    of quotes) character by character, most of the announcer's time."""
+    if len(texts) == 1:
+        conn.execute("SELECT pg_notify(%s, %s)", (EVENTS_CHANNEL, texts[0]))
+    else:
+        conn.execute("SELECT pg_notify(%s, p) FROM json_array_elements_text(%s::json) AS p",
+                     (EVENTS_CHANNEL, json.dumps(texts)))

@@ -259,6 +259,16 @@ def dump(msg: _ServerMessage) -> str:
     return json.dumps({"type": type(msg).model_fields["type"].default, **data}, separators=(",", ":"))
 
 
+def ack_text(of: str, seq: int, echo: dict) -> str:
+    """dump(AckMsg(of=of, seq=seq, **echo)) without building the model (the answer to
+    every move). An echoed number JSON cannot hold (NaN, an infinity) goes through the
+    model, which writes it as null."""
+    try:
+        return json.dumps({"type": "ack", "of": of, "seq": seq, **echo}, separators=(",", ":"), allow_nan=False)
+    except ValueError:
+        return dump(AckMsg(of=of, seq=seq, **echo))
+
+
 def json_schema() -> dict:
     return {"client_to_server": CLIENT_MESSAGES.json_schema(), "server_to_client": SERVER_MESSAGES.json_schema()}
 

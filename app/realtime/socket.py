@@ -308,10 +308,11 @@ async def _answer(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, msg: 
             out = await svc.call(svc.undo, user, game_id, msg.expected_seq, msg.action_id)
         else:
             out = await svc.call(svc.resign, user, game_id)
-        ack = protocol.AckMsg(of=msg.type, seq=out["seq"], **echo)
         if out.get("duplicate"):
-            ack.duplicate, ack.events = True, out["events"]
-        sub.put(protocol.dump(ack))
+            ack = protocol.AckMsg(of=msg.type, seq=out["seq"], duplicate=True, events=out["events"], **echo)
+            sub.put(protocol.dump(ack))
+        else:
+            sub.put(protocol.ack_text(msg.type, out["seq"], echo))
 
 
 router.add_websocket_route("/ws/games/{game_id}", game_socket)

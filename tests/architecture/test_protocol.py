@@ -35,6 +35,15 @@ def test_the_legal_message_of_every_change_obeys_the_model():
     assert isinstance(msg, protocol.LegalActionsMsg) and msg.actions == [{"type": "roll_marches"}]
 
 
+@pytest.mark.parametrize("echo", [{}, {"action_id": "c-1"}, {"action_id": "c-1", "ref": {"a": [1, 2.5, None]}},
+                                  {"ref": None}, {"ref": "\u00e9"}, {"ref": 10 ** 30}, {"ref": float("inf")},
+                                  {"action_id": "x", "ref": [float("nan")]}])
+def test_the_ack_built_by_hand_is_the_ack_of_the_model(echo):
+    by_hand = protocol.ack_text("action", 58, echo)
+    assert by_hand == protocol.dump(protocol.AckMsg(of="action", seq=58, **echo))
+    assert isinstance(protocol.SERVER_MESSAGES.validate_json(by_hand), protocol.AckMsg)
+
+
 def test_messages_built_from_the_models_send_only_what_was_set():
     assert json.loads(protocol.dump(protocol.PongMsg())) == {"type": "pong"}
     assert json.loads(protocol.dump(protocol.PongMsg(ref=None))) == {"type": "pong", "ref": None}

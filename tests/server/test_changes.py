@@ -4,6 +4,7 @@ client reads. A client that missed one resyncs; an unknown version is refused; t
 events messages of v1 clients are as before."""
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import shutil
@@ -128,3 +129,48 @@ def test_a_delta_names_units_added_changed_and_gone():
     assert d == {"phase": "fight", "units": [{"id": "b", "at": "z"}, {"id": "c", "at": "x"}], "units_gone": ["a"]}
     assert _by_id(apply_delta(prev, d)) == _by_id(cur)
     assert state_delta(cur, cur) == {}
+
+
+def test_the_state_a_change_carries_stays_what_its_json_says(tmp_path):
+    """A change hands the channel the engine's state as a dict (the v2 delta is worked
+    out from it, not from parsing state_json): it is the state of its JSON, and moves
+    after it, taken back ones too, never change it."""
+    from app.accounts.auth import Accounts
+    from app.core.errors import ApiError
+    from app.games.service import GameService
+    from app.store.db import Database
+    from app.store.migrate import upgrade
+
+    from .helpers import TEST_GAME_SEED
+
+    url = f"sqlite:///{tmp_path / 'changes.db'}"
+    upgrade(url)
+    svc = GameService(Database(url), inline=True, game_seed=TEST_GAME_SEED)
+    svc.wants = lambda gid: (True, True)
+    changes: list = []
+    svc.on_change = changes.append
+    acc = Accounts(svc.db, "k", 30)
+    users = {"union": acc.register("alice", "password1", None), "confederate": acc.register("bob", "password1", None)}
+    gid = svc.create_game(users["union"], "1861", [], "union", "live", False)["id"]
+    svc.join(users["confederate"], gid)
+    rng, undone = random.Random(7), 0
+    for i in range(150):
+        ch = changes[-1]
+        if ch.status != "active":
+            break
+        user = users[ch.to_act]
+        if i % 10 == 9:  # take the last decision back when the rules let it be
+            try:
+                svc.undo(user, gid)
+                undone += 1
+                continue
+            except ApiError:
+                pass
+        svc.act(user, gid, rng.choice(ch.legal[ch.to_act]), ch.last_seq)
+    assert len(changes) > 100 and undone
+    for ch in changes:
+        assert ch.state is not None and ch.state_json is not None
+        assert json.loads(json.dumps(ch.state)) == json.loads(ch.state_json)
+    for prev, cur in itertools.pairwise(changes):
+        assert _by_id(apply_delta(json.loads(prev.state_json), state_delta(prev.state, cur.state))) == \
+            _by_id(json.loads(cur.state_json))

@@ -230,6 +230,53 @@ def test_a_process_hearing_of_a_move_delivers_it_without_reading(pg_url, tmp_pat
         db.dispose()
 
 
+def test_an_append_stores_each_event_as_it_was_given(pg_url):
+    """The events travel as one JSON document: each comes out of the table as it went
+    in (a payload's text as json.dumps writes it, quotes, backslashes and accents too)."""
+    upgrade(pg_url)
+    db = Database(pg_url)
+    try:
+        svc, users, gid = _match(db)
+        with db.read() as s:
+            row = load_game(s, gid, hot=True)
+        mutable = {c: getattr(row, c) for c in MUTABLE} | {"seq": row.seq + 2}
+        notes = [EventRec(row.seq + 1, "server", "note", None, {"text": 'say "\\ Richm\u00f3nd"', "n": [1, None]},
+                          utcnow()),
+                 EventRec(row.seq + 2, "server", "note", "union", {}, utcnow(), "prev")]
+        with db.write() as s:
+            store_append(s, False, gid, row.seq, mutable, notes, None)
+        with db.read() as s:
+            stored = s.execute(text("SELECT seq, source, type, actor, payload::text, created_at, prev_hash "
+                                    "FROM game_events WHERE game_id = :g AND seq > :s ORDER BY seq"),
+                               {"g": gid, "s": row.seq}).all()
+        assert [tuple(r) for r in stored] == [(e.seq, e.source, e.type, e.actor, json.dumps(e.payload),
+                                               e.created_at, e.prev_hash) for e in notes]
+    finally:
+        db.dispose()
+
+
+def test_announcements_reach_a_listener_in_order_and_a_process_knows_its_own(pg_url, tmp_path):
+    from app.realtime.hub import Hub
+    from app.realtime.pg_fanout import EVENTS_CHANNEL, _send_notifications
+
+    listener = psycopg.connect(pg_url.replace("+psycopg", ""), autocommit=True)
+    sender = psycopg.connect(pg_url.replace("+psycopg", ""), autocommit=True)
+    try:
+        listener.execute(f"LISTEN {EVENTS_CHANNEL}")
+        texts = ['g1:5:p1:1,2\n{"row":{"a":"Richm\u00f3nd \\"q\\""},"ev":[]}', "g2:6:p2:", "g3:7:p1:"]
+        _send_notifications(sender, texts)  # several in one statement
+        _send_notifications(sender, texts[1:2])  # one alone
+        heard = [n.payload for n in listener.notifies(timeout=5, stop_after=4)]
+        assert heard == texts + texts[1:2]
+    finally:
+        listener.close()
+        sender.close()
+    hub = Hub(GameService(Database(f"sqlite:///{tmp_path / 'hub.db'}"), inline=True), "postgres")
+    hub.service.proc_id = "p1"
+    assert [hub._own_announcement(EVENTS_CHANNEL, t) for t in texts] == [True, False, True]
+    assert not hub._own_announcement("hd_presence", "g1:p1:1:union")
+
+
 def test_a_move_too_big_to_announce_is_announced_by_its_seq():
     now = utcnow()
     mutable = {c: None for c in MUTABLE} | {"seq": 8, "updated_at": now, "status": "active", "union_user_id": 3}
