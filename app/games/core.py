@@ -74,6 +74,9 @@ class CommandCore:
         self.after_publish: list[Callable[[Change], None]] = []
         # set by the hub: (want_state, want_legal) for a game id
         self.wants: Callable[[str], tuple[bool, bool]] = lambda gid: (False, False)
+        # set by the hub: whether the player of a side has a socket on the game here (the
+        # legal actions are worked out only for such a player; the others get an empty list)
+        self.plays_here: Callable[[GameRow, str], bool] = lambda game, side: True
         self.replays = 0  # number of full rebuilds (for tests and stats)
         # set by create_app (app.notices.pipeline): called in the append transaction, before the
         # commit, with (conn, game row before, new values, events) -> notices, outbox, clocks
@@ -312,7 +315,7 @@ class CommandCore:
                 ch.state_json = canonical_json(ch.state)
             if want_legal:
                 ch.legal = {side: [] for side in SIDES}
-                if game.status == "active" and game.to_act in SIDES:
+                if game.status == "active" and game.to_act in SIDES and self.plays_here(game, game.to_act):
                     ch.legal[game.to_act] = entry.game.legal_actions()
         return ch
 

@@ -17,6 +17,7 @@ import time
 from ..games import chat
 from ..games.records import Change, ws_frame
 from ..games.service import GameService
+from ..store.events import GameRow
 from . import protocol
 from .channel import Channel, Subscriber, offer
 from .pg_fanout import PRESENCE_TTL, PostgresFanout
@@ -41,6 +42,7 @@ class Hub(PostgresFanout):
         self.init_fanout()
         service.on_change = self.publish_threadsafe
         service.wants = self.wants
+        service.plays_here = self.plays_here
         if backend == "postgres":
             service.notify = self.notify_threadsafe
 
@@ -66,6 +68,20 @@ class Hub(PostgresFanout):
         if ch is None:
             return False, False
         return ch.want_state(), ch.want_legal()
+
+    def plays_here(self, game: GameRow, side: str) -> bool:
+        """Whether the player of this side has a socket on the game in this process (read
+        in worker threads: a copy of the sockets, taken at once under the GIL). With
+        several processes the player to act is often on another one: its legal actions
+        are worked out there, not here."""
+        ch = self.channels.get(game.id)
+        uid = getattr(game, f"{side}_user_id", None)
+        if ch is None or uid is None:
+            return False
+        if any(sub.user_id == uid for sub in list(ch.seated)):
+            return True
+        # a watcher who has taken a seat since it connected (rare): look at every socket
+        return ch.n_users > len(ch.seated) and any(sub.user_id == uid for sub in list(ch.subs))
 
     def publish_threadsafe(self, change: Change) -> None:
         loop = self.loop

@@ -22,8 +22,10 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..games.announce import Note, parse_note
+from ..games.remote import GameBusy
 
 if TYPE_CHECKING:
+    from ..games.records import Change
     from ..games.service import GameService
     from .channel import Channel
     from .users import UserSockets
@@ -172,9 +174,15 @@ class PostgresFanout:
             log.exception("bad notification %r", payload)
 
     def notify_threadsafe(self, payload: str) -> None:
-        """Announce a committed move (called from any thread)."""
-        if self._announcer is not None:
-            self._announcements.put(payload)
+        """Announce a committed move (called from any thread). The move itself goes along
+        only when another process has sockets on the game (its presence reports say so):
+        the others need the head alone (the seated players, for their badges), and a
+        process that has just opened the game reads the move from the table."""
+        if self._announcer is None:
+            return
+        if payload.partition(":")[0] not in self.remote:
+            payload = payload.partition("\n")[0]
+        self._announcements.put(payload)
 
     def _send_announcements(self) -> None:
         """The announcer thread: send queued announcements, many in one statement when
@@ -206,21 +214,25 @@ class PostgresFanout:
     async def _sweep(self, every: float = 2.0) -> None:
         """Safety net for lost notifications (a process that died between its commit and
         its NOTIFY, a LISTEN connection that dropped): compare what each watched game
-        has delivered with the table."""
+        has delivered with the table. A game is read from the table only when a seq the
+        previous sweep saw is still not delivered: a move committed a moment ago is
+        usually still on its way (announced, not yet folded), and reading it would only
+        duplicate that work."""
+        seen: dict[str, int] = {}  # the table's seq of each watched game at the previous sweep
         while True:
             await asyncio.sleep(every)
             chans = [ch for ch in self.channels.values() if ch.subs and ch.delivered is not None]
+            for ch in chans:
+                earlier = seen.get(ch.game_id)
+                if earlier is not None and ch.delivered is not None and earlier > ch.delivered:
+                    ch.request_fill(earlier)
             if not chans:
+                seen = {}
                 continue
             try:
-                seqs = await self.service.call(self.service.current_seqs, [ch.game_id for ch in chans])
+                seen = await self.service.call(self.service.current_seqs, [ch.game_id for ch in chans])
             except Exception:
                 log.warning("sweep failed", exc_info=True)
-                continue
-            for ch in chans:
-                seq = seqs.get(ch.game_id)
-                if seq is not None and ch.delivered is not None and seq > ch.delivered:
-                    ch.request_fill(seq)
 
     def announce_chat(self, gid: str, message: dict, status: str) -> None:
         """Tell the other processes of a chat message (in UTF-8 the whole of it fits in the
@@ -283,10 +295,7 @@ class PostgresFanout:
                 note = queue.pop(0)
                 if ch.delivered is None or note.seq <= ch.delivered:
                     continue
-                change = None
-                if note.body:  # else only its seq came: read it
-                    change = await self.service.call(self.service.remote_change, note, ch.want_state(),
-                                                     ch.want_legal())
+                change = await self._fold_remote(ch, note) if note.body else None  # else read it
                 if change is None:
                     ch.request_fill(note.seq)
                 else:
@@ -296,6 +305,19 @@ class PostgresFanout:
             ch.request_fill(1 << 62)
         finally:
             del self._remote_moves[gid]
+
+    async def _fold_remote(self, ch: Channel, note: Note) -> Change | None:
+        """The announced move as a Change for this channel's sockets (app.games.remote).
+        Folded here on the event loop: the work is a little CPU and no I/O, and a hop to a
+        worker thread and back would cost about as much again (and the move would queue
+        behind the commands waiting for the database); only when a command of this
+        process holds the game's lock does it wait for it in a worker thread."""
+        want_state, want_legal = ch.want_state(), ch.want_legal()
+        present = {sub.user_id for sub in ch.subs if sub.user_id is not None} if want_legal else ()
+        try:
+            return self.service.remote_change(note, want_state, want_legal, present, False)
+        except GameBusy:
+            return await self.service.call(self.service.remote_change, note, want_state, want_legal, present)
 
     async def _presence_heartbeat(self) -> None:
         while True:
