@@ -76,6 +76,18 @@ def announcement(game_id: str, proc: str, mutable: dict, out: list[EventRec], co
     return text if len(text.encode("utf-8")) <= NOTIFY_LIMIT else head
 
 
+def head_only(payload: str) -> str:
+    """The announcement without its move: what an older version sends, and what goes to
+    processes that do not need the move (they read it from the table if they do)."""
+    return payload.partition("\n")[0]
+
+
+def announced_by(payload: str) -> str:
+    """The process that made the announced move, read off the head (no JSON decoded)."""
+    fields = head_only(payload).split(":", 3)
+    return fields[2] if len(fields) > 2 else ""
+
+
 def parse_note(payload: str) -> Note:
     """An announcement (its move is decoded only when asked for: Note.move)."""
     head, _, body = payload.partition("\n")

@@ -21,7 +21,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..games.announce import Note, parse_note
+from ..games.announce import Note, announced_by, head_only, parse_note
 from ..games.remote import GameBusy
 
 if TYPE_CHECKING:
@@ -162,10 +162,7 @@ class PostgresFanout:
     def _own_announcement(self, channel: str, payload: str) -> bool:
         """Whether this is the announcement of a move this process made (its head is
         game:seq:proc:seated)."""
-        if channel != EVENTS_CHANNEL:
-            return False
-        head = payload.partition("\n")[0].split(":", 3)
-        return len(head) > 2 and head[2] == self.service.proc_id
+        return channel == EVENTS_CHANNEL and announced_by(payload) == self.service.proc_id
 
     def _on_notify_logged(self, channel: str, payload: str) -> None:
         try:
@@ -181,7 +178,7 @@ class PostgresFanout:
         if self._announcer is None:
             return
         if payload.partition(":")[0] not in self.remote:
-            payload = payload.partition("\n")[0]
+            payload = head_only(payload)
         self._announcements.put(payload)
 
     def _send_announcements(self) -> None:
@@ -243,9 +240,7 @@ class PostgresFanout:
 
     def _on_notify(self, channel: str, payload: str) -> None:
         if channel == EVENTS_CHANNEL:
-            note = parse_note(payload)
-            if note.proc == self.service.proc_id:
-                return
+            note = parse_note(payload)  # never this process's own: the listener drops those
             self._remote_move(note)
             if note.seated:
                 self.users.game_changed(note.seated)

@@ -235,11 +235,10 @@ def _append_sqlite(s: Connection, gid: str, old: int, mutable: dict, out: list[E
             raise Stale()
         if out:
             cur.executemany(_INS_EVENT, [(gid, r.seq, r.source, r.type, r.actor, json.dumps(r.payload),
-                                             _sq(r.created_at), r.prev_hash) for r in out])
+                                          _sq(r.created_at), r.prev_hash) for r in out])
         if cmd is not None:
             cur.execute(_INS_CMD, (gid, cmd["first_seq"], cmd["last_seq"], cmd["kind"], cmd["action_id"],
-                                      json.dumps(cmd["body"]) if cmd["body"] is not None else None, cmd["side"],
-                                      cmd["user_id"], _sq(cmd["created_at"])))
+                                   _json_text(cmd["body"]), cmd["side"], cmd["user_id"], _sq(cmd["created_at"])))
         raw.commit()
     except Stale:
         raw.rollback()
