@@ -39,7 +39,8 @@ def replay(header: dict[str, Any], events: list[dict[str, Any]], seed: str | Non
         silently(g, lambda: place_scenario(g))
     g._recording = False
     if g.records_changes:
-        floor = _fold_events(g, events)
+        _fold_events(g, events)
+        floor = _recorded_floor(events, g.to_act)
     else:
         g._dice = RecordedDice([e["value"] for e in events if e["type"] == "roll"])
         floor = _execute_events(g, events)
@@ -63,8 +64,7 @@ def fold_onto(g: Game, events: list[dict[str, Any]]) -> None:
         _decide_again(g, events)
         return
     g._recording = False
-    g.fold_actions(events)
-    g._forget_memories()
+    _fold_events(g, events)
     g._recording = True
     g.events.extend(events)
     g._undo_floor = _undo_floor_of(g.events, _recorded_floor(g.events, g.to_act))
@@ -85,11 +85,11 @@ def _decide_again(g: Game, events: list[dict[str, Any]]) -> None:
         raise ValueError("these events do not follow from the game: its actions gave other events")
 
 
-def _fold_events(g: Game, events: list[dict[str, Any]]) -> int:
-    """Fold the events in (applying path); the undo floor before extending it."""
+def _fold_events(g: Game, events: list[dict[str, Any]]) -> None:
+    """Fold the events' records of changes into the state (applying path); what the
+    game remembered of its earlier positions no longer holds."""
     g.fold_actions(events)
     g._forget_memories()
-    return _recorded_floor(events, g.to_act)
 
 
 def _recorded_floor(events: list[dict[str, Any]], to_act_now: str | None) -> int:
