@@ -16,7 +16,9 @@ The machine may be shared: times are the process's CPU time (one core's work, no
 the waits for a busy core), each figure is timed ``--repeat`` times and the best is
 kept. ``--engine PATH`` benchmarks the ``rules_engine`` package found under PATH
 (e.g. an export of an older commit), so a before/after pair can be timed in turn in
-the same window. The load average is printed with the figures.
+the same window. The load average is printed with the figures, and which engine ran:
+the compiled build when it is current (``python -m rules_engine build-native``), the
+.py files otherwise or with RULES_ENGINE_PURE=1 in the environment.
 """
 from __future__ import annotations
 
@@ -89,7 +91,8 @@ def main() -> None:
     loads_seconds = min(time_json_loads(texts) for _ in range(args.repeat))
     events = sum(len(g.events) for g in games)
     actions = sum(1 for g in games for e in g.events if e["type"] == "action")
-    print(f"engine {engine.__file__}")
+    native = getattr(engine, "native", None)        # engines before the compiled build have none
+    print(f"engine {engine.__file__}: {native.status() if native else 'pure Python engine'}")
     print(f"scenario {args.scenario}, {args.games} random games to the end, best of {args.repeat}; "
           f"load average {load_before[0]:.2f} before, {os.getloadavg()[0]:.2f} after")
     print(f"decisions (legal_actions + apply): {decisions / play_seconds:,.0f} per second "

@@ -7,6 +7,11 @@
     rules_engine.fold_onto(g2, newer_events)   # a cached copy brought forward
 
 See docs/rules-api.md."""
+from . import native
+
+# the compiled build of the modules below, when there is a current one (native.py)
+__path__ = native.search_path(__path__)
+
 from .actions import Action
 from .errors import IllegalAction
 from .game import ENGINE_VERSION, Game, from_position, new_game, option_ids, replay

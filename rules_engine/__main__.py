@@ -1,7 +1,8 @@
 """Command line: ``python -m rules_engine selfplay --games N --seed S``.
 
 Plays random legal games to the end and prints each result and the speed;
-``match --a hard --b random --games N`` plays computer players against each other."""
+``match --a hard --b random --games N`` plays computer players against each other;
+``build-native`` compiles the engine (native.py) and ``native-status`` says whether it is used."""
 from __future__ import annotations
 
 import argparse
@@ -9,7 +10,7 @@ import random
 import sys
 import time
 
-from . import new_game, replay, SCENARIO_IDS
+from . import native, new_game, replay, SCENARIO_IDS
 
 
 def play_random(scenario: str, options: list[str], seed: str, rng: random.Random,
@@ -77,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     mp.add_argument("--first", type=int, default=0, help="number of the first game (to split a match)")
     vp = sub.add_parser("verify", help="check a game record: seed, every die, every action")
     vp.add_argument("record", help="JSON file: header, events, seed (once revealed)")
+    sub.add_parser("build-native", help="compile the engine to C (needs Cython and a C compiler)")
+    sub.add_parser("native-status", help="say whether the compiled engine is used, and if not why")
     args = parser.parse_args(argv)
     if args.command == "selfplay":
         return selfplay(args)
@@ -84,6 +87,12 @@ def main(argv: list[str] | None = None) -> int:
         return verify_file(args.record)
     if args.command == "match":
         return match(args)
+    if args.command == "build-native":
+        print(f"compiled engine installed in {native.build()}")
+        return 0
+    if args.command == "native-status":
+        print(native.status())
+        return 0
     return 2
 
 

@@ -29,9 +29,10 @@ from __future__ import annotations
 import functools
 import json
 import math
-from pathlib import Path
 
-DATA_FILE = Path(__file__).parent / "data" / "board_layout.json"
+from .data import DATA_DIR
+
+DATA_FILE = DATA_DIR / "board_layout.json"
 
 # --------------------------------------------------------------------------
 # Box geometry, in board units. The board frame is FRAME_WIDTH x FRAME_HEIGHT; at the

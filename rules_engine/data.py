@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
 import yaml
 
-DATA_DIR = Path(__file__).parent / "data"
+from .native import PACKAGE_DIR
+
+# beside the package's own files, not this module's: a compiled build of this module
+# lies in another folder (native.py)
+DATA_DIR = PACKAGE_DIR / "data"
 SIDES = ("union", "confederate")
 
 

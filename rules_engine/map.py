@@ -28,7 +28,8 @@ from collections.abc import Mapping
 
 import yaml
 
-DATA_DIR = Path(__file__).parent / "data"
+from .data import DATA_DIR
+
 
 #: Engine version -> (folder of its map.yaml and scenarios/, its scenario ids).
 #: Frozen: a version's files are never edited once games were stored with it.
