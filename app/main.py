@@ -21,6 +21,8 @@ from sqlalchemy.exc import DataError as SqlDataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
+from rules_engine import native
+
 from . import __version__
 from .accounts.auth import Accounts
 from .admin import disputes, integrity, replay
@@ -125,6 +127,9 @@ def freeze_startup_objects() -> None:
 def _lifespan(services: Services) -> Any:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
+        # which rules engine this process runs: the compiled build is a setup step that
+        # a deployment can miss (README, "The compiled engine")
+        logging.getLogger(__name__).info("rules engine: %s", native.status())
         await services.hub.start()
         services.integrity.start()
         services.outbox_worker.start()

@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     vp = sub.add_parser("verify", help="check a game record: seed, every die, every action")
     vp.add_argument("record", help="JSON file: header, events, seed (once revealed)")
     sub.add_parser("build-native", help="compile the engine to C (needs Cython and a C compiler)")
-    sub.add_parser("native-status", help="say whether the compiled engine is used, and if not why")
+    sub.add_parser("native-status", help="say whether the compiled engine is used, and if not why (exit 1)")
     args = parser.parse_args(argv)
     if args.command == "selfplay":
         return selfplay(args)
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "native-status":
         print(native.status())
-        return 0
+        return 0 if native.in_use() else 1
     return 2
 
 
