@@ -111,8 +111,12 @@ class RawSpectator(asyncio.Protocol):
             i = buf.find(b"\r\n\r\n")
             if i < 0:
                 return
+            if self.opened.done():          # the opening timed out and was given up
+                self.transport.close()
+                return
             if not buf.startswith(b"HTTP/1.1 101"):
                 self.opened.set_exception(RuntimeError(bytes(buf[:200]).decode()))
+                self.transport.close()      # refused: what follows is not a websocket's
                 return
             del buf[:i + 4]
             self.open = True
