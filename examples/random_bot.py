@@ -1,7 +1,7 @@
 """A complete bot for A House Divided: it accepts every challenge and plays random legal
 moves in all its games, through the bot API (docs/bot-api.md). Needs only httpx.
 
-    python examples/random_bot.py --server http://localhost:8000 --token BOT_TOKEN [--games N]
+    python examples/random_bot.py --server http://localhost:8000 --token=BOT_TOKEN [--games N]
 
 The token is a "bot" token of a bot account (POST /api/me/bot, then POST /api/auth/tokens
 {"scope": "bot"}). With --games N the bot stops after N of its games have ended.

@@ -101,7 +101,9 @@ def build(jobs: int | None = None) -> Path:
     from setuptools import Distribution, Extension
 
     jobs = jobs or os.cpu_count() or 1
-    manifest = {**_this_python(), "sources": _source_hashes()}     # the sources as compiled
+    # hashed before compiling: a source edited while the build runs leaves it stale, never
+    # a build of other code passing for current
+    manifest = {**_this_python(), "sources": _source_hashes()}
     with tempfile.TemporaryDirectory(prefix="engine-build-") as tmp:
         work = Path(tmp)
         extensions = [Extension(f"{__package__}.{name}", [str(path)])

@@ -154,7 +154,7 @@ def test_the_example_bot_finishes_a_game_against_the_computer(bot_server):
                    json={"scenario": SCENARIO, "side": "union", "opponent": {"computer": "easy"}})
     gid = r.json()["id"]
     proc = subprocess.run([sys.executable, str(ROOT / "examples" / "random_bot.py"), "--server", base,
-                           "--token", token, "--games", "1"], capture_output=True, text=True, timeout=300)
+                           f"--token={token}", "--games", "1"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     game = bot.game(gid)
     assert game["status"] == "finished" and game["result"]["winner"] in ("union", "confederate")
