@@ -88,12 +88,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "match":
         return match(args)
     if args.command == "build-native":
-        print(f"compiled engine installed in {native.build()}")
-        return 0
+        return build_native()
     if args.command == "native-status":
         print(native.status())
         return 0 if native.in_use() else 1
     return 2
+
+
+def build_native() -> int:
+    try:
+        print(f"compiled engine installed in {native.build()}")
+    except ImportError as missing:
+        print(f"cannot build: {missing}. Install the native extra first: pip install -e '.[native]'",
+              file=sys.stderr)
+        return 2
+    return 0
 
 
 def match(args: argparse.Namespace) -> int:
