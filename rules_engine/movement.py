@@ -224,7 +224,7 @@ class MovementRules(GameCore):
                 return None                          # A4.0: the containing side may leave
             return because("Contained Union units must fight and defeat the containing garrison "
                            "(breakout) before they move out of the port (A4.0).")
-        if len(self.at[u.loc]) > self._side_n[u.side][u.loc]:           # _enemy_in, spelled out: asked often
+        if self._enemy_in(u.loc, u.side):
             return because("A unit that entered a box containing enemy units must stop there (4.0).")
         return None
 
@@ -266,16 +266,12 @@ class MovementRules(GameCore):
         self._acts_memo[ACTIVATABLE] = (key, boxes, [activations[box] for box in boxes])
         return boxes
 
-    def _box_can_march(self, box: str, closed: frozenset[str] | None = None,
-                       exits: frozenset[str] | None = None) -> bool:
+    def _box_can_march(self, box: str, exits: frozenset[str] | None = None) -> bool:
         """4.0: some unit of the moving side there may still move somewhere or entrench.
-        ``closed``: ``_closed_boxes`` of the moving side, and ``exits``, ``march_exits``
-        of it, when the caller has them."""
+        ``exits``: ``march_exits`` of the moving side, when the caller has them."""
         side = self.side
         if exits is None:
-            if closed is None:
-                closed = self._closed_boxes(side)
-            exits = march_exits(self.engine_version, side, closed)
+            exits = march_exits(self.engine_version, side, self._closed_boxes(side))
         units = self.units
         # some line leads from the box to one the side may enter (see ``_paths``)
         exit_open = box in exits

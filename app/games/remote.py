@@ -8,7 +8,6 @@ only when the player to act has a socket here (the other sockets get an empty li
 the state only when a socket asks for it."""
 from __future__ import annotations
 
-from collections.abc import Collection
 from types import SimpleNamespace
 
 from .announce import Move, Note
@@ -24,16 +23,15 @@ class GameBusy(Exception):
 class RemoteMoves(CommandCore):
     """The game service's half: a cached game brought forward by an announced move."""
 
-    def remote_change(self, note: Note, want_state: bool, want_legal: bool,
-                      present: Collection[int] | None = None, wait: bool = True) -> Change | None:
+    def remote_change(self, note: Note, want_state: bool, want_legal: bool, wait: bool = True) -> Change | None:
         """The announced move as a Change for this process's sockets, with the cached game
         (and its games row) brought forward by its events. None when the announcement
         does not carry the move, or the cached game does not stand just before it and the
         sockets want the state or legal actions: the caller then reads the move from the table.
 
-        present: the users with a socket on this game here (None: anyone may be); the
-        legal actions are worked out only if the side to act is one of them. wait=False
-        (on the event loop): raise GameBusy rather than wait for the game's lock."""
+        The legal actions are worked out only if the player to act has a socket on the
+        game here (plays_here, as for this process's own moves). wait=False (on the event
+        loop): raise GameBusy rather than wait for the game's lock."""
         move = note.move()
         if move is None:
             return None
@@ -41,21 +39,21 @@ class RemoteMoves(CommandCore):
         if not lock.acquire(blocking=wait):
             raise GameBusy(note.game_id)
         try:
-            return self._fold_announced(note, move, want_state, want_legal, present)
+            return self._fold_announced(note, move, want_state, want_legal)
         finally:
             lock.release()
 
-    def _fold_announced(self, note: Note, move: Move, want_state: bool, want_legal: bool,
-                        present: Collection[int] | None) -> Change | None:
+    def _fold_announced(self, note: Note, move: Move, want_state: bool, want_legal: bool) -> Change | None:
         """remote_change under the game's lock."""
         e = self._entry_before(note, move)
-        legal_here = want_legal and (present is None or _to_act_user(move.row) in present)
-        if e is None and (want_state or legal_here):
-            return None
         game = SimpleNamespace(**(vars(e.row) if e is not None and e.row is not None else {}))
         game.id = note.game_id
         for c, v in move.row.items():
             setattr(game, c, v)
+        legal_here = (want_legal and game.status == "active" and game.to_act in SIDES
+                      and self.plays_here(game, game.to_act))
+        if e is None and (want_state or legal_here):
+            return None
         if e is not None and e.row is not None:
             e.row = game
         change = self._change(game, e, [r.out() for r in move.events], (want_state, legal_here), first=move.first)
@@ -77,11 +75,3 @@ class RemoteMoves(CommandCore):
         if e is not None and e.seq != note.seq:
             return None
         return e
-
-
-def _to_act_user(row: dict) -> int | None:
-    """The account of the side to act after the move (None: nobody is to act)."""
-    side = row.get("to_act")
-    if row.get("status") != "active" or side not in SIDES:
-        return None
-    return row.get(f"{side}_user_id")

@@ -70,10 +70,11 @@ class Hub(PostgresFanout):
         return ch.want_state(), ch.want_legal()
 
     def plays_here(self, game: GameRow, side: str) -> bool:
-        """Whether the player of this side has a socket on the game in this process (read
-        in worker threads: a copy of the sockets, taken at once under the GIL). With
-        several processes the player to act is often on another one: its legal actions
-        are worked out there, not here."""
+        """Whether the player of this side has a socket on the game in this process: asked
+        of this process's moves (in worker threads: a copy of the sockets, taken at once
+        under the GIL) and of other processes' moves (app.games.remote). With several
+        processes the player to act is often on another one: its legal actions are
+        worked out there, not here."""
         ch = self.channels.get(game.id)
         uid = getattr(game, f"{side}_user_id", None)
         if ch is None or uid is None:

@@ -308,11 +308,10 @@ class PostgresFanout:
         behind the commands waiting for the database); only when a command of this
         process holds the game's lock does it wait for it in a worker thread."""
         want_state, want_legal = ch.want_state(), ch.want_legal()
-        present = {sub.user_id for sub in ch.subs if sub.user_id is not None} if want_legal else ()
         try:
-            return self.service.remote_change(note, want_state, want_legal, present, False)
+            return self.service.remote_change(note, want_state, want_legal, wait=False)
         except GameBusy:
-            return await self.service.call(self.service.remote_change, note, want_state, want_legal, present)
+            return await self.service.call(self.service.remote_change, note, want_state, want_legal)
 
     async def _presence_heartbeat(self) -> None:
         while True:

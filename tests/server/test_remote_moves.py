@@ -43,6 +43,11 @@ def _two_processes(pg_url: str, seed: int):
     return db, users, gid, other, parse_note(heard[-1]), out
 
 
+def _plays_here_only(service: GameService, user_id: int) -> None:
+    """As the hub would answer with one socket here, this user's."""
+    service.plays_here = lambda game, side: getattr(game, f"{side}_user_id", None) == user_id
+
+
 def test_legal_actions_only_for_the_player_to_act_here(pg_url, tmp_path):
     db, users, gid, other, note, out = _two_processes(pg_url, 5)
     try:
@@ -50,7 +55,8 @@ def test_legal_actions_only_for_the_player_to_act_here(pg_url, tmp_path):
         waiting = "union" if to_act == "confederate" else "confederate"
         counter = WireCounter(db, tmp_path)
         before = counter.total()
-        change = other.remote_change(note, False, True, {users[waiting].id}, False)
+        _plays_here_only(other, users[waiting].id)
+        change = other.remote_change(note, False, True, wait=False)
         assert _round_trips(before, counter.total()) == 0
         assert change is not None and change.legal == {"union": [], "confederate": []}
         assert other.cached_state(gid).seq == out["seq"]  # brought forward all the same
@@ -63,7 +69,8 @@ def test_the_player_to_act_here_gets_its_legal_actions(pg_url):
     db, users, gid, other, note, out = _two_processes(pg_url, 6)
     try:
         to_act = out["to_act"]
-        change = other.remote_change(note, False, True, {users[to_act].id}, False)
+        _plays_here_only(other, users[to_act].id)
+        change = other.remote_change(note, False, True, wait=False)
         assert change is not None and change.legal is not None
         assert change.legal[to_act] == other.legal(gid, users[to_act])["actions"] != []
     finally:
@@ -78,11 +85,13 @@ def test_events_alone_need_no_cached_game_and_no_read(pg_url, tmp_path):
         waiting = "union" if to_act == "confederate" else "confederate"
         counter = WireCounter(db, tmp_path)
         before = counter.total()
-        change = other.remote_change(note, False, True, {users[waiting].id})
+        _plays_here_only(other, users[waiting].id)
+        change = other.remote_change(note, False, True)
         assert _round_trips(before, counter.total()) == 0
         assert change is not None and [e["seq"] for e in change.events] == [e["seq"] for e in out["events"]]
         # the player to act is here after all: without the cached game it reads the table
-        assert other.remote_change(note, False, True, {users[to_act].id}) is None
+        _plays_here_only(other, users[to_act].id)
+        assert other.remote_change(note, False, True) is None
     finally:
         db.dispose()
 
@@ -101,10 +110,10 @@ def test_on_the_loop_a_held_game_lock_is_not_waited_for(pg_url):
         t.start()
         held.wait(10)
         with pytest.raises(GameBusy):
-            other.remote_change(note, False, False, (), False)
+            other.remote_change(note, False, False, wait=False)
         release.set()
         t.join()
-        change = other.remote_change(note, False, False, (), False)
+        change = other.remote_change(note, False, False, wait=False)
         assert change is not None and change.last_seq == out["seq"]
     finally:
         db.dispose()
