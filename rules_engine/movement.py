@@ -224,7 +224,7 @@ class MovementRules(GameCore):
                 return None                          # A4.0: the containing side may leave
             return because("Contained Union units must fight and defeat the containing garrison "
                            "(breakout) before they move out of the port (A4.0).")
-        if self._enemy_in(u.loc, u.side):
+        if len(self.at[u.loc]) > self._side_n[u.side][u.loc]:           # _enemy_in, spelled out: asked often
             return because("A unit that entered a box containing enemy units must stop there (4.0).")
         return None
 
