@@ -69,6 +69,9 @@ class CommandCore:
         self.on_change: Callable[[Change], None] | None = None
         # set by the hub (Postgres): announce "game:seq:proc" to the other processes
         self.notify: Callable[[str], None] | None = None
+        # set by the hub (Postgres): whether any other process listens (else a move is
+        # not announced: nobody would read it)
+        self.others_listen: Callable[[], bool] = lambda: True
         # also called with each published Change, after the hub (the computer players
         # watch for games that now wait for them: app.computer)
         self.after_publish: list[Callable[[Change], None]] = []
@@ -275,7 +278,7 @@ class CommandCore:
         if self.on_append is not None and out:
             self.on_append(s, game, mutable, out)
         store.append(s, self.db.is_sqlite, game.id, old, mutable, out, cmd)
-        if not self.db.is_sqlite and out and self.notify is not None:
+        if not self.db.is_sqlite and out and self.notify is not None and self.others_listen():
             # after the commit, on a separate autocommit connection: a NOTIFY inside
             # the write transaction would make every commit slower (the hub also
             # sweeps for anything a lost notification would have announced); the

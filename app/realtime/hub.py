@@ -45,6 +45,7 @@ class Hub(PostgresFanout):
         service.plays_here = self.plays_here
         if backend == "postgres":
             service.notify = self.notify_threadsafe
+            service.others_listen = self.others_listen
 
     # ---------------------------------------------------------------- lifecycle
     async def start(self) -> None:

@@ -7,7 +7,10 @@ LISTENs; for a game it has subscribers for, it brings its cached game forward by
 announced events and delivers them (app.games.remote), or, when the announcement does
 not carry them or the cached game is not just before them, reads them from the table.
 Presence (how many sockets watch a game, which players are online) travels on
-'hd_presence'. A periodic sweep compares each watched game with the table, in
+'hd_presence', and so does each process's own: a hello when it starts listening and
+every PRESENCE_BEAT seconds, a goodbye when it stops. A process that has heard from no
+other within PRESENCE_TTL announces nothing (one process alone is told of its moves by
+nobody, and a NOTIFY costs it and Postgres about a fifth of a move). A periodic sweep compares each watched game with the table, in
 case a notification was lost. `listening` is set while the LISTEN connection is up: the
 readiness check (/api/ready) waits for it.
 """
@@ -35,6 +38,10 @@ EVENTS_CHANNEL = "hd_events"
 PRESENCE_CHANNEL = "hd_presence"
 CHAT_CHANNEL = "hd_chat"
 PRESENCE_TTL = 75  # seconds a process's presence report counts without a heartbeat
+PRESENCE_BEAT = 25  # seconds between a process's presence reports
+# the game id of a process's hello and goodbye on the presence channel: never a game's,
+# and an older version reads "!:proc:0:" as "no sockets of proc on game '!'" (harmless)
+HELLO, GOODBYE = "!", "-"
 LISTEN_POLL_S = 1.0  # how often the listener thread looks whether the server is stopping
 
 
@@ -61,6 +68,8 @@ class PostgresFanout:
         self._remote_moves: dict[str, list[Note]] = {}
         self.listening = asyncio.Event()
         self._tasks: list[asyncio.Task] = []
+        # the other processes on this database: proc id -> when last heard (monotonic)
+        self.peers: dict[str, float] = {}
 
     def start_fanout(self, loop: asyncio.AbstractEventLoop) -> None:
         self._tasks = [loop.create_task(self._presence_heartbeat()), loop.create_task(self._sweep())]
@@ -71,6 +80,8 @@ class PostgresFanout:
 
     async def stop_fanout(self) -> None:
         self._stopping = True
+        if self.listening.is_set():
+            await self._pg_notify(PRESENCE_CHANNEL, f"{GOODBYE}:{self.service.proc_id}:0:")
         for t in self._tasks:
             t.cancel()
         for t in self._tasks:
@@ -151,13 +162,25 @@ class PostgresFanout:
                 time.sleep(1)
 
     def _listening_up(self, first: bool) -> None:
-        """On the loop, once the listener listens: ask the other processes who watches
-        what, and (after a reconnect) catch up anything committed while we did not listen."""
+        """On the loop, once the listener listens: ask the other processes who they are
+        and who watches what, then count as ready, and (after a reconnect) catch up
+        anything committed while we did not listen."""
+        asyncio.get_running_loop().create_task(self._say_hello(first))
+
+    async def _say_hello(self, first: bool) -> None:
+        # ready only once the others have been asked: a move another process makes
+        # before it has heard of this one is not announced to it (the sweep finds it)
+        await self._pg_notify(PRESENCE_CHANNEL, f"?:{self.service.proc_id}")
         self.listening.set()
-        asyncio.get_running_loop().create_task(self._pg_notify(PRESENCE_CHANNEL, f"?:{self.service.proc_id}"))
         if not first:
             for ch in list(self.channels.values()):
                 ch.request_fill(1 << 62)
+
+    def others_listen(self) -> bool:
+        """Whether another process has been heard from lately (any thread may ask): if
+        not, nobody needs this process's announcements."""
+        now = time.monotonic()
+        return any(now - ts < PRESENCE_TTL for ts in list(self.peers.values()))
 
     def _own_announcement(self, channel: str, payload: str) -> bool:
         """Whether this is the announcement of a move this process made (its head is
@@ -249,25 +272,40 @@ class PostgresFanout:
             if msg["proc"] != self.service.proc_id:
                 self.deliver_chat(msg["game_id"], msg["message"], msg["status"])
         elif channel == PRESENCE_CHANNEL:
-            parts = payload.split(":")
-            if parts[0] == "?":
-                if parts[1] != self.service.proc_id:
-                    for ch in list(self.channels.values()):
-                        self.presence_changed(ch)
-                return
-            gid, proc, count, online = parts[0], parts[1], int(parts[2]), parts[3]
-            if proc == self.service.proc_id:
-                return
-            procs = self.remote.setdefault(gid, {})
-            if count == 0:
-                procs.pop(proc, None)
-                if not procs:
-                    self.remote.pop(gid, None)
-            else:
-                procs[proc] = (count, tuple(s for s in online.split(",") if s), time.monotonic())
-            watched = self.channels.get(gid)
-            if watched is not None:
-                self.broadcast_watchers(watched)
+            self._on_presence(payload.split(":"))
+
+    def _on_presence(self, parts: list[str]) -> None:
+        """A presence report: "?:proc" (a process asks who is there), a process's hello
+        or goodbye, or "game:proc:count:online" (its sockets on a game)."""
+        gid, proc = parts[0], parts[1]
+        if proc == self.service.proc_id:
+            return
+        if gid == GOODBYE:  # its sockets are gone with it
+            self.peers.pop(proc, None)
+            for game_id in [g for g, procs in self.remote.items() if proc in procs]:
+                self._remote_sockets(game_id, proc, 0, "")
+            return
+        self.peers[proc] = time.monotonic()
+        if gid == "?":
+            asyncio.get_running_loop().create_task(self._pg_notify(PRESENCE_CHANNEL, self._hello()))
+            for ch in list(self.channels.values()):
+                self.presence_changed(ch)
+            return
+        if gid != HELLO:
+            self._remote_sockets(gid, proc, int(parts[2]), parts[3])
+
+    def _remote_sockets(self, gid: str, proc: str, count: int, online: str) -> None:
+        """Another process's sockets on a game: how many, and the players among them."""
+        procs = self.remote.setdefault(gid, {})
+        if count == 0:
+            procs.pop(proc, None)
+            if not procs:
+                self.remote.pop(gid, None)
+        else:
+            procs[proc] = (count, tuple(s for s in online.split(",") if s), time.monotonic())
+        watched = self.channels.get(gid)
+        if watched is not None:
+            self.broadcast_watchers(watched)
 
     def _remote_move(self, note: Note) -> None:
         """Queue an announced move of a game this process has sockets for."""
@@ -313,9 +351,13 @@ class PostgresFanout:
         except GameBusy:
             return await self.service.call(self.service.remote_change, note, want_state, want_legal)
 
+    def _hello(self) -> str:
+        return f"{HELLO}:{self.service.proc_id}:0:"
+
     async def _presence_heartbeat(self) -> None:
         while True:
-            await asyncio.sleep(25)
+            await asyncio.sleep(PRESENCE_BEAT)
+            await self._pg_notify(PRESENCE_CHANNEL, self._hello())
             for ch in list(self.channels.values()):
                 if ch.subs:
                     await self.notify_presence(ch.game_id, *ch.presence())
@@ -326,6 +368,8 @@ class PostgresFanout:
                     del procs[proc]
                 if not procs:
                     del self.remote[gid]
+            for proc in [p for p, ts in self.peers.items() if now - ts > PRESENCE_TTL]:
+                del self.peers[proc]
 
 
 def _send_notifications(conn: Any, texts: list[str]) -> None:
