@@ -10,9 +10,10 @@ Presence (how many sockets watch a game, which players are online) travels on
 'hd_presence', and so does each process's own: a hello when it starts listening and
 every PRESENCE_BEAT seconds, a goodbye when it stops. A process that has heard from no
 other within PRESENCE_TTL announces nothing (one process alone is told of its moves by
-nobody, and a NOTIFY costs it and Postgres about a fifth of a move). A periodic sweep compares each watched game with the table, in
-case a notification was lost. `listening` is set while the LISTEN connection is up: the
-readiness check (/api/ready) waits for it.
+nobody, and a NOTIFY costs it and Postgres about a fifth of a move). A periodic sweep
+compares each watched game with the table, in case a notification was lost.
+`listening` is set once the LISTEN connection is up and the others have been asked who
+they are: the readiness check (/api/ready) waits for it.
 """
 from __future__ import annotations
 
