@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
@@ -91,3 +92,47 @@ def test_concurrent_duplicates_across_processes(pg_url, make_server):
     g1, g2 = a.game(gid), httpx.get(f"{s2.base}/api/games/{gid}").json()
     assert g1["state"] == g2["state"]
     assert rules_engine.replay(g1["header"], effective_engine_events(evs)).state() == g1["state"]
+
+
+def _announced(listener, seconds: float) -> list[str]:
+    """The announcements of moves ('hd_events') a listening test connection got."""
+    return [n.payload for n in listener.notifies(timeout=seconds, stop_after=None) if n.channel == "hd_events"]
+
+
+def _move(base: str, seats: dict, gid: str) -> int:
+    """One legal move by the player to act; the game's seq after it."""
+    to_act = seats["union"].game(gid)["to_act"]
+    mover = seats[to_act]
+    r = mover.act(gid, mover.legal(gid)["actions"][0])
+    assert r.status_code == 200, r.text
+    return r.json()["seq"]
+
+
+def test_a_process_alone_announces_nothing_until_another_joins(pg_url, make_server):
+    import psycopg
+
+    s1 = make_server(pg_url)
+    a, b, gid = new_match(s1.base)
+    seats = {"union": a, "confederate": b}
+    with psycopg.connect(pg_url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as listener:
+        listener.execute("LISTEN hd_events")
+        _move(s1.base, seats, gid)
+        assert _announced(listener, 1.0) == []  # nobody else serves the database
+        s2 = make_server(pg_url)  # ready once it has asked who is there
+        watch_url = f"{s2.ws_base}/ws/games/{gid}"
+
+        async def watch() -> dict:
+            async with websockets.connect(watch_url, max_queue=None) as spec:
+                await ws_recv(spec)
+                seq = await asyncio.to_thread(_move, s1.base, seats, gid)
+                # announced, so it arrives well before the 2-4 s sweep would find it
+                m = await ws_until(spec, lambda m: m["type"] == "events", timeout=1.5)
+                return {"seq": seq, "got": m["seq"]}
+
+        seen = asyncio.run(watch())
+        assert seen["got"] == seen["seq"]
+        assert [p.split(":")[1] for p in _announced(listener, 0.5)] == [str(seen["seq"])]
+        s2.stop()  # its goodbye: s1 is alone again
+        time.sleep(0.5)
+        _move(s1.base, seats, gid)
+        assert _announced(listener, 1.0) == []
