@@ -16,7 +16,6 @@ import logging
 import random
 import secrets
 import threading
-import time
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
@@ -31,12 +30,13 @@ from rules_engine.state import canonical_json
 from ..core.errors import ApiError, not_found
 from ..i18n import N_
 from ..models import User, utcnow
+from ..store import cooperative
 from ..store import events as store
 from ..store.db import Database
 from ..store.events import MUTABLE, EventRec, GameRow, Stale, load_game
 from .announce import announcement
 from .records import SIDES, Change, Cmd, Entry
-from .workers import Workers
+from .workers import BlockingCalls
 
 log = logging.getLogger("app.games")
 
@@ -53,10 +53,8 @@ class CommandCore:
         self.db = db
         # tests: every new game gets this dice seed, so that random play is repeatable
         self.game_seed = game_seed
-        # inline: run commands on the event loop itself instead of a worker thread (SQLite:
-        # a local file answers in microseconds, and the thread hop would cost more)
-        self.inline = inline
-        self.workers = Workers()
+        # where the blocking commands of async code run (the event loop or worker threads)
+        self.runner = BlockingCalls(inline, db.waits_cooperatively, db.pool_size)
         self.cache_size = cache_size
         self.public_url = public_url.rstrip("/")
         self.proc_id = secrets.token_hex(4)
@@ -64,7 +62,7 @@ class CommandCore:
         self._cache_lock = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
-        # set by the hub: called (in the worker thread, under the game lock, after
+        # set by the hub: called (where the command runs, under the game lock, after
         # commit) with each Change, so local delivery happens in commit order
         self.on_change: Callable[[Change], None] | None = None
         # set by the hub (Postgres): announce "game:seq:proc" to the other processes
@@ -93,12 +91,12 @@ class CommandCore:
         return self.game_seed or secrets.token_hex(32)
 
     async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """Run a blocking service method from async code (inline or in a worker thread)."""
-        if self.inline:
-            return fn(*args)
-        return await self.workers.run(fn, *args)
+        """Run a blocking service method from async code (app.games.workers.BlockingCalls)."""
+        return await self.runner.run(fn, *args)
 
     def _lock(self, gid: str) -> threading.Lock:
+        """The game's lock: one command at a time per game in this process (taken with
+        cooperative.holding: a command on the loop may hold it)."""
         with self._locks_guard:
             lk = self._locks.get(gid)
             if lk is None:
@@ -220,7 +218,7 @@ class CommandCore:
         The first attempt trusts the cached games row: if another process appended in
         the meantime, the conditional UPDATE in append matches no row and we retry with
         a fresh read; a refusal (ApiError) based on the cached row is re-checked too."""
-        with self._lock(gid):
+        with cooperative.holding(self._lock(gid)):
             for attempt in range(10):
                 entry = self.cached_state(gid)
                 cached = attempt == 0 and entry is not None and entry.row is not None
@@ -247,7 +245,7 @@ class CommandCore:
                     log.debug("game %s: lost a race (%s), retrying", gid, type(exc).__name__)
                     self.drop_cache(gid)
                     if attempt:
-                        time.sleep(random.uniform(0, 0.005 * attempt))
+                        cooperative.pause(random.uniform(0, 0.005 * attempt))
             raise ApiError(503, N_("the game is too busy; try again"), "busy")
 
     def append(self, s: Connection, game: GameRow, recs: list[Rec],
@@ -378,7 +376,7 @@ class CommandCore:
         for _ in range(5):
             try:
                 if lock:
-                    with self._lock(gid), self.db.read(statements_apart=True) as s:
+                    with cooperative.holding(self._lock(gid)), self.db.read(statements_apart=True) as s:
                         game = load_game(s, gid)
                         if game is None:
                             raise not_found()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from ..store import cooperative
 from .announce import Move, Note
 from .core import CommandCore
 from .records import SIDES, Change, Entry
@@ -17,7 +18,7 @@ from .records import SIDES, Change, Entry
 
 class GameBusy(Exception):
     """The game's lock is held (a command of this process runs on it): the caller that
-    asked not to wait runs remote_change again where it may wait (a worker thread)."""
+    asked not to wait runs remote_change again where it may wait (GameService.call)."""
 
 
 class RemoteMoves(CommandCore):
@@ -36,7 +37,9 @@ class RemoteMoves(CommandCore):
         if move is None:
             return None
         lock = self._lock(note.game_id)
-        if not lock.acquire(blocking=wait):
+        if wait:
+            cooperative.acquire(lock)
+        elif not lock.acquire(blocking=False):
             raise GameBusy(note.game_id)
         try:
             return self._fold_announced(note, move, want_state, want_legal)

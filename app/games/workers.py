@@ -1,4 +1,5 @@
-"""The threads that run the game service's blocking calls for the event loop.
+"""Where the game service's blocking calls run for async code: on the event loop itself
+(BlockingCalls, inline), or in worker threads (Workers).
 
 asyncio.to_thread costs, per call, a copy of the context, a concurrent.futures Future
 chained to an asyncio one, and the executor's check for an idle thread: on a busy
@@ -14,6 +15,8 @@ import queue
 import threading
 from collections.abc import Callable
 from typing import Any
+
+from ..store import cooperative
 
 # as many threads as asyncio's default executor would start at most
 POOL_SIZE = min(32, (os.cpu_count() or 1) + 4)
@@ -64,3 +67,31 @@ def _settle(done: asyncio.Future, result: Any, error: BaseException | None) -> N
         done.set_exception(error)
     else:
         done.set_result(result)
+
+
+class BlockingCalls:
+    """Runs a blocking service method (a command, a read) for async code.
+
+    inline: on the event loop itself. With SQLite the call simply runs there (the hops
+    to a thread and back would cost more than the local file takes to answer); with
+    Postgres (waits_cooperatively) it runs in a greenlet there and hands its waits for the
+    database to the loop (app.store.cooperative), at most `slots` at once: each holds a
+    pooled connection, and a checkout from an empty pool would block the loop's thread.
+    Otherwise: in one of the worker threads."""
+
+    def __init__(self, inline: bool, waits_cooperatively: bool, slots: int):
+        self.inline = inline
+        self.waits_cooperatively = waits_cooperatively
+        self.slots = slots
+        self.workers = Workers()
+        self._free_slots: asyncio.Semaphore | None = None  # made on the loop, at the first call
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        if not self.inline:
+            return await self.workers.run(fn, *args)
+        if not self.waits_cooperatively:
+            return fn(*args)
+        if self._free_slots is None:
+            self._free_slots = asyncio.Semaphore(self.slots)
+        async with self._free_slots:
+            return await cooperative.run(fn, *args)

@@ -342,10 +342,10 @@ class PostgresFanout:
 
     async def _fold_remote(self, ch: Channel, note: Note) -> Change | None:
         """The announced move as a Change for this channel's sockets (app.games.remote).
-        Folded here on the event loop: the work is a little CPU and no I/O, and a hop to a
-        worker thread and back would cost about as much again (and the move would queue
-        behind the commands waiting for the database); only when a command of this
-        process holds the game's lock does it wait for it in a worker thread."""
+        Folded here and now on the event loop: the work is a little CPU and no I/O (and
+        the move would otherwise queue behind the commands waiting for the database);
+        only when a command of this process holds the game's lock does it wait for it,
+        through GameService.call."""
         want_state, want_legal = ch.want_state(), ch.want_legal()
         try:
             return self.service.remote_change(note, want_state, want_legal, wait=False)
