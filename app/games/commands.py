@@ -196,7 +196,7 @@ class PlayCommands(GameReads):
             try:
                 out = self.append(s, game, recs, updates,
                                    {"kind": "action", "side": side, "user_id": user.id,
-                                    "action_id": action_id, "body": action})
+                                    "action_id": action_id, "body": action}, publishing=entry)
             except BaseException:
                 self.drop_cache(gid)  # the engine already moved on; rebuild from the table
                 raise

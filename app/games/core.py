@@ -11,6 +11,7 @@ client named the seq it expected).
 """
 from __future__ import annotations
 
+import asyncio
 import collections
 import logging
 import random
@@ -29,13 +30,14 @@ from rules_engine.state import canonical_json
 
 from ..core.errors import ApiError, not_found
 from ..i18n import N_
-from ..models import User, utcnow
+from ..models import utcnow
 from ..store import cooperative
 from ..store import events as store
 from ..store.db import Database
 from ..store.events import MUTABLE, EventRec, GameRow, Stale, load_game
 from .announce import announcement
 from .records import SIDES, Change, Cmd, Entry
+from .seats import SeatChecks
 from .workers import BlockingCalls
 
 log = logging.getLogger("app.games")
@@ -44,7 +46,7 @@ log = logging.getLogger("app.games")
 Rec = tuple[str, str, str | None, dict]
 
 
-class CommandCore:
+class CommandCore(SeatChecks):
     """Locks, the cache of replayed states, and run_command/append/publish: the public
     command API that every module appending to a game uses."""
 
@@ -65,6 +67,9 @@ class CommandCore:
         # set by the hub: called (where the command runs, under the game lock, after
         # commit) with each Change, so local delivery happens in commit order
         self.on_change: Callable[[Change], None] | None = None
+        # set by the hub: called on the event loop with a change worked out before its
+        # commit is known (its channel prepares what it will write; nothing is sent)
+        self.prepare_change: Callable[[Change], None] = lambda change: None
         # set by the hub (Postgres): announce "game:seq:proc" to the other processes
         self.notify: Callable[[str], None] | None = None
         # set by the hub (Postgres): whether any other process listens (else a move is
@@ -248,12 +253,14 @@ class CommandCore:
                         cooperative.pause(random.uniform(0, 0.005 * attempt))
             raise ApiError(503, N_("the game is too busy; try again"), "busy")
 
-    def append(self, s: Connection, game: GameRow, recs: list[Rec],
-               updates: dict | None = None, command: dict | None = None) -> list[EventRec]:
+    def append(self, s: Connection, game: GameRow, recs: list[Rec], updates: dict | None = None,
+               command: dict | None = None, publishing: Entry | None = None) -> list[EventRec]:
         """Append events after game.seq in the caller's transaction and commit.
 
         The conditional UPDATE of games.seq (expected old seq) and the primary key of
-        the event table both refuse a concurrent writer: the loser gets Stale/IntegrityError."""
+        the event table both refuse a concurrent writer: the loser gets Stale/IntegrityError.
+        publishing: the entry the caller publishes the change with once committed (its
+        work is then done while the commit is on its way: _work_out_meanwhile)."""
         old = game.seq
         new = old + len(recs)
         now = utcnow()
@@ -275,7 +282,13 @@ class CommandCore:
             cmd.update(command)
         if self.on_append is not None and out:
             self.on_append(s, game, mutable, out)
-        store.append(s, self.db.is_sqlite, game.id, old, mutable, out, cmd)
+        if publishing is not None and out and cooperative.cooperating():
+            self._work_out_meanwhile(game, values, publishing, out)
+        try:
+            store.append(s, self.db.is_sqlite, game.id, old, mutable, out, cmd)
+        except BaseException:
+            self._early_change(game)  # dropped: nothing committed
+            raise
         if not self.db.is_sqlite and out and self.notify is not None and self.others_listen():
             # after the commit, on a separate autocommit connection: a NOTIFY inside
             # the write transaction would make every commit slower (the hub also
@@ -286,13 +299,44 @@ class CommandCore:
             setattr(game, k, v)
         return out
 
+    def _work_out_meanwhile(self, game: GameRow, values: dict, entry: Entry, out: list[EventRec]) -> None:
+        """Have the event loop work out the change of this append (its legal actions, its
+        state, what the sockets will be sent) while the command waits there for the
+        commit: that wait is the loop's idle time. publish takes it up if it is ready;
+        nothing of it goes out before the commit (a failed append drops it)."""
+        after = SimpleNamespace(**vars(game))
+        for k, v in values.items():
+            setattr(after, k, v)
+        done: list[Change] = []
+
+        def work() -> None:
+            try:
+                change = self._change(after, entry, [r.out() for r in out])
+                self.prepare_change(change)
+                done.append(change)
+            except Exception:  # publish works it out again
+                log.exception("working out the change of game %s early failed", game.id)
+
+        game.early_change = (out[0].seq, done, asyncio.get_running_loop().call_soon(work))
+
+    @staticmethod
+    def _early_change(game: GameRow, first_seq: int | None = None) -> Change | None:
+        """The change _work_out_meanwhile worked out for the events from first_seq, if it
+        is ready; its work is called off if it has not run yet (the commit answered
+        first: publish works it out)."""
+        seq, done, work = game.__dict__.pop("early_change", (None, (), None))
+        if work is not None:
+            work.cancel()
+        return done[0] if done and seq == first_seq else None
+
     def publish(self, game: GameRow, entry: Entry | None, recs: list[EventRec]) -> Change | None:
         """Hand the committed events to the hub (every socket of the game); the Change."""
         if not recs:
             return None
-        events = [r.out() for r in recs]
+        ready = self._early_change(game, recs[0].seq)
+        events = ready.events if ready is not None else [r.out() for r in recs]
         try:
-            ch = self._change(game, entry, events)
+            ch = ready if ready is not None else self._change(game, entry, events)
             if self.on_change is not None:
                 self.on_change(ch)
             for hook in self.after_publish:
@@ -319,57 +363,6 @@ class CommandCore:
                 if game.status == "active" and game.to_act in SIDES and self.plays_here(game, game.to_act):
                     ch.legal[game.to_act] = entry.game.legal_actions()
         return ch
-
-    # ---------------------------------------------------------------- helpers
-    @staticmethod
-    def undo_info(g: Any, entry: Entry, sides: list[str]) -> tuple[bool, str]:
-        """Whether one of `sides` may take back the last decision now, and if not why."""
-        if not entry.stack:
-            return False, N_("there is no decision to take back")
-        cmd = entry.stack[-1]
-        if cmd.side not in sides:
-            return False, N_("the last decision was not yours")
-        if cmd.ev_index < g.undo_floor():
-            return False, N_("a decision cannot be taken back across a die roll or a change of who acts")
-        return True, ""
-
-    @staticmethod
-    def sides_of(game: GameRow, user_id: int | None) -> list[str]:
-        if user_id is None:
-            return []
-        return [side for side, uid in (("union", game.union_user_id),
-                                       ("confederate", game.confederate_user_id)) if uid == user_id]
-
-    def _existing(self, s: Connection, gid: str, action_id: str | None, user: User) -> dict | None:
-        if not action_id:
-            return None
-        cmd = store.command_for_action_id(s, gid, action_id)
-        if cmd is None:
-            return None
-        if cmd.user_id != user.id:
-            raise ApiError(409, N_("this action_id was already used by someone else"), "duplicate_action_id")
-        recs = store.events_range(s, gid, cmd.first_seq - 1, cmd.last_seq)
-        return {"seq": cmd.last_seq, "events": [r.out() for r in recs],
-                "duplicate": True, "action_id": action_id}
-
-    @staticmethod
-    def _check_action_id(action_id: str | None) -> None:
-        if action_id is not None and not (1 <= len(action_id) <= 64):
-            raise ApiError(422, N_("action_id must be 1 to 64 characters"), "invalid_request")
-
-    def _require_player(self, game: GameRow, user: User) -> list[str]:
-        sides = self.sides_of(game, user.id)
-        if not sides:
-            raise ApiError(403, N_("you have no seat in this game"), "not_a_player")
-        return sides
-
-    @staticmethod
-    def _require_active(game: GameRow) -> None:
-        if game.status == "open":
-            raise ApiError(409, N_("the game has not started: it is waiting for a second player"), "game_not_started")
-        if game.status != "active":
-            raise ApiError(409, N_("the game is over (aborted)") if game.status == "aborted"
-                           else N_("the game is over (finished)"), "game_over")
 
     # ---------------------------------------------------------------- reads
     def _read(self, gid: str, fn: Callable[[Connection, GameRow], Any], lock: bool = True) -> Any:

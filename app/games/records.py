@@ -105,6 +105,8 @@ class Change:
     # the state of state_json as the engine gave it (fresh lists and dicts, never changed
     # afterwards): the channel diffs it against the next change's without parsing the JSON
     state: dict | None = None
+    # the state delta_json was worked out from, when a channel did it ahead (Channel.prepare)
+    delta_of: dict | None = None
     _texts: dict = field(default_factory=dict)
 
     def text(self, with_state: bool) -> str:

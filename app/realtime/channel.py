@@ -1,4 +1,4 @@
-"""One game's sockets in this process (Channel) and one socket (Subscriber).
+"""One game's sockets in this process (Channel; one socket: app.realtime.subscriber).
 
 A committed change is serialised once (Change.text), framed once (Change.frame) and the
 same bytes are written to every subscriber's socket; sockets of protocol v2 get the
@@ -14,9 +14,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ..games.records import Change, state_delta, ws_frame
+from ..games.records import Change, state_delta
+from .subscriber import Subscriber, offer
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -31,112 +32,6 @@ log = logging.getLogger("app.hub")
 # the window, one write carries several of them. A change after a quieter spell goes out
 # at once, so an isolated move is not delayed. Players' sockets are written to at once.
 WATCHER_WINDOW_S = 0.004
-
-
-class Subscriber:
-    """One socket. Two ways to write to it:
-
-    * raw (the default with uvicorn): the frame of each change is built once and written
-      straight to every socket's transport: no per-socket serialisation, task or queue.
-      A socket whose unsent output passes `max_buffer` bytes is too slow and is dropped
-      (the client reconnects with ?after=<last seq>).
-    * queued (any other ASGI server, or compression on): a queue and a writer task per
-      socket that calls websocket.send_text.
-    """
-    __slots__ = ("queue", "ready", "pending", "seq", "user_id", "want_state", "closed",
-                 "close_reason", "channel", "transport", "max_buffer", "presence", "deltas", "batched")
-
-    def __init__(self, user_id: int | None, want_state: bool, limit: int, transport: Any = None,
-                 max_buffer: int = 4 << 20, deltas: bool = False, batched: bool = False):
-        self.transport = transport
-        # a watcher (no seat in the game when it connected): it gets the changes of a
-        # burst together (Channel.flush_watchers)
-        self.batched = batched
-        # protocol v2: "changes" (the state's delta) instead of "events" with the whole state
-        self.deltas = deltas
-        self.queue: asyncio.Queue[str | None] | None = None if transport is not None else asyncio.Queue(maxsize=limit)
-        self.max_buffer = max_buffer
-        self.ready = False
-        self.pending: list[Change] = []
-        self.seq = -1
-        self.user_id = user_id
-        self.want_state = want_state
-        self.closed = False
-        self.close_reason = ""
-        self.channel: Channel | None = None
-        # the watcher count (and players online) this socket knows: as it arrived, then as told
-        self.presence: tuple[int, tuple[str, ...]] | None = None
-
-    def too_slow(self) -> None:
-        self.closed = True
-        self.close_reason = "too slow: reconnect with ?after=<last seq>"
-
-    def _write(self, frame: bytes) -> None:
-        t = self.transport
-        if t.is_closing():
-            self.closed = True
-            return
-        if t.get_write_buffer_size() > self.max_buffer:
-            self.too_slow()
-            t.abort()
-            return
-        t.write(frame)
-
-    def put(self, text: str, frame: bytes | None = None) -> None:
-        """Send a message that is not a change (a reply, the watcher count, chat)."""
-        if self.batched and self.channel is not None and self.channel.held and not self.closed:
-            # the changes held for the watchers happened before this message: they go first
-            self.channel.send_held(self)
-        self._send(text, frame)
-
-    def _send(self, text: str, frame: bytes | None = None) -> None:
-        if self.closed:
-            return
-        if self.transport is not None:
-            self._write(frame if frame is not None else ws_frame(text))
-            return
-        queue = self.queue
-        assert queue is not None  # a subscriber without a transport always has its queue
-        try:
-            queue.put_nowait(text)
-        except asyncio.QueueFull:
-            self.too_slow()
-            try:  # wake the writer so it closes the socket
-                queue.get_nowait()
-                queue.put_nowait(None)
-            except Exception:
-                pass
-
-    def end(self) -> None:
-        """No more messages (the writer task, if any, stops)."""
-        if self.queue is not None:
-            try:
-                self.queue.put_nowait(None)
-            except asyncio.QueueFull:
-                pass
-
-    def sides(self, seats: dict[str, int | None]) -> list[str]:
-        if self.user_id is None:
-            return []
-        return [side for side, uid in seats.items() if uid == self.user_id]
-
-    def send_change(self, change: Change) -> None:
-        sides = self.sides(change.seats) if (change.legal is not None and self.user_id is not None) else ()
-        # a v2 socket gets the delta when it has the state the delta starts from, else the whole state
-        delta = self.deltas and change.delta_json is not None and change.first_seq == self.seq + 1
-        if self.transport is not None:
-            frame = change.changes_frame() if delta else change.frame(self.want_state)
-            for side in sides:  # a player's socket: the events and its legal actions in one write
-                frame += change.legal_frame(side) or b""
-            if not self.closed:
-                self._write(frame)
-        else:
-            self._send(change.changes_text() if delta else change.text(self.want_state))
-            for side in sides:
-                t = change.legal_text(side)
-                if t:
-                    self._send(t)
-        self.seq = change.last_seq
 
 
 class HeldChanges:
@@ -296,16 +191,40 @@ class Channel:
         for change in self.held:
             offer(sub, change)
 
+    def prepare(self, change: Change) -> None:
+        """Work out ahead what deliver will write of a change: its delta from the state
+        kept (v2), the frames of the players' sockets and of each kind of watcher. Called
+        while the command that made the change waits for its commit, which leaves the
+        loop idle; nothing is sent and nothing kept changes."""
+        if self.n_deltas and change.state_json is not None and self._follows_kept_state(change):
+            change.delta_json = self._delta(_state_of(change))
+            change.delta_of = self.last_state
+        for sub in list(self.seated):
+            if sub.transport is not None and not sub.closed:
+                sub.frame_of(change)
+        for deltas, want_state in list(self.watching):
+            change.changes_frame() if deltas and change.delta_json is not None else change.frame(want_state)
+
     def note_state(self, change: Change) -> None:
         """Keep the state after this change, and give the change its delta from the state
         kept before it (once for all v2 sockets). Without v2 sockets nothing is kept."""
         if not self.n_deltas or change.state_json is None:
             self.last_state, self.last_state_seq = None, -1
             return
-        state = change.state if change.state is not None else json.loads(change.state_json)
-        if self.last_state is not None and self.last_state_seq == change.first_seq - 1:
-            change.delta_json = json.dumps(state_delta(self.last_state, state), separators=(",", ":"))
+        state = _state_of(change)
+        if not self._follows_kept_state(change):
+            change.delta_json = None
+        elif change.delta_json is None or change.delta_of is not self.last_state:  # not worked out ahead
+            change.delta_json = self._delta(state)
         self.last_state, self.last_state_seq = state, change.last_seq
+
+    def _follows_kept_state(self, change: Change) -> bool:
+        return self.last_state is not None and self.last_state_seq == change.first_seq - 1
+
+    def _delta(self, state: dict) -> str:
+        """A change's state delta from the state kept (the same for every v2 socket)."""
+        assert self.last_state is not None
+        return json.dumps(state_delta(self.last_state, state), separators=(",", ":"))
 
     def request_fill(self, target: int) -> None:
         self.fill_target = max(self.fill_target, target)
@@ -339,6 +258,12 @@ class Channel:
         return count, tuple(sorted(online))
 
 
+def _state_of(change: Change) -> dict:
+    """The state after a change that carries it (as the engine gave it, or parsed)."""
+    assert change.state_json is not None
+    return change.state if change.state is not None else json.loads(change.state_json)
+
+
 def write_to_all(watchers: list[Subscriber], batch: HeldChanges, data: bytes) -> None:
     """Write `data` (the held changes) to each of these watchers' sockets: the loop that
     runs for every watcher on every burst, so it does only what a socket at seq
@@ -358,23 +283,3 @@ def write_to_all(watchers: list[Subscriber], batch: HeldChanges, data: bytes) ->
         else:
             t.write(data)
             sub.seq = last_seq
-
-
-def offer(sub: Subscriber, change: Change) -> None:
-    if sub.closed:
-        return
-    if not sub.ready:
-        sub.pending.append(change)
-        return
-    if change.last_seq <= sub.seq:
-        return
-    if change.first_seq == sub.seq + 1:
-        sub.send_change(change)
-    elif change.first_seq <= sub.seq:
-        sub.send_change(change.after(sub.seq))
-    else:  # this socket missed something: read it from the table
-        sub.ready = False
-        sub.pending.append(change)
-        if sub.channel is not None:
-            asyncio.get_running_loop().create_task(sub.channel.hub.catch_up(sub))
-

@@ -19,8 +19,9 @@ from ..games.records import Change, ws_frame
 from ..games.service import GameService
 from ..store.events import GameRow
 from . import protocol
-from .channel import Channel, Subscriber, offer
+from .channel import Channel
 from .pg_fanout import PRESENCE_TTL, PostgresFanout
+from .subscriber import Subscriber, offer
 from .users import UserSockets
 
 log = logging.getLogger("app.hub")
@@ -41,6 +42,7 @@ class Hub(PostgresFanout):
         self.users = UserSockets(service.call)
         self.init_fanout()
         service.on_change = self.publish_threadsafe
+        service.prepare_change = self.prepare_change
         service.wants = self.wants
         service.plays_here = self.plays_here
         if backend == "postgres":
@@ -84,6 +86,13 @@ class Hub(PostgresFanout):
             return True
         # a watcher who has taken a seat since it connected (rare): look at every socket
         return ch.n_users > len(ch.seated) and any(sub.user_id == uid for sub in list(ch.subs))
+
+    def prepare_change(self, change: Change) -> None:
+        """On the loop, before the change's commit is known: its channel works out what
+        it will write (GameService publishes the change once committed)."""
+        ch = self.channels.get(change.game_id)
+        if ch is not None:
+            ch.prepare(change)
 
     def publish_threadsafe(self, change: Change) -> None:
         loop = self.loop

@@ -25,7 +25,7 @@ from ..guard.ratelimit import RateLimited, account_key
 from ..http import limits, refusals
 from ..i18n import N_
 from . import protocol
-from .channel import Subscriber
+from .subscriber import Subscriber
 
 log = logging.getLogger("app.ws")
 router = APIRouter()

@@ -96,7 +96,7 @@ def _sqlite_pragmas(dbapi_conn, _record):
 
 def _cooperative_connect(_dialect: Any, _record: Any, cargs: Any, cparams: Any) -> CooperativeConnection:
     """Every pooled Postgres connection is a CooperativeConnection (psycopg's own, but
-    for the waits of a command run on the event loop)."""
+    for the waits of a command run on the event loop: app.store.cooperative)."""
     return CooperativeConnection.connect(*cargs, **cparams)
 
 

@@ -158,3 +158,66 @@ async def test_a_pause_in_a_command_lets_the_loop_go_on():
     result, ticks = await _ticks_while(cooperative.run(command))
     assert result == "rested"
     assert ticks >= 10
+
+
+def _postgres_match(url: str):
+    """A game service on a migrated Postgres database and a started game (alice: union)."""
+    from app.accounts.auth import Accounts
+    from app.games.service import GameService
+    from app.store.migrate import upgrade
+
+    from .helpers import TEST_GAME_SEED
+
+    upgrade(url)
+    db = Database(url)
+    svc = GameService(db, inline=True, game_seed=TEST_GAME_SEED)
+    acc = Accounts(db, "k", 30)
+    users = {"union": acc.register("alice", "password1", None), "confederate": acc.register("bob", "password1", None)}
+    gid = svc.create_game(users["union"], "1861", [], "union", "live", False)["id"]
+    svc.join(users["confederate"], gid)
+    return svc, users, gid
+
+
+async def test_a_move_is_worked_out_for_its_sockets_while_its_commit_is_on_the_way(pg_url):
+    svc, users, gid = _postgres_match(pg_url.replace("postgresql://", "postgresql+psycopg://"))
+    svc.wants = lambda game_id: (True, True)
+    seen: list[tuple[str, object]] = []
+    svc.prepare_change = lambda change: seen.append(("prepared", change))
+    svc.on_change = lambda change: seen.append(("published", change))
+    try:
+        game = svc.get_game(gid, None)
+        user = users[game["to_act"]]
+        action = svc.legal(gid, user)["actions"][0]
+        out = await svc.call(svc.act, user, gid, action, game["seq"])
+        # the change was worked out (legal actions, state) before the commit answered,
+        # and that very change was published after it, with the committed seq
+        assert [what for what, _ in seen] == ["prepared", "published"]
+        assert seen[0][1] is seen[1][1]
+        change = seen[1][1]
+        assert change.last_seq == out["seq"] and change.state_json is not None
+        assert change.legal[out["to_act"]] == svc.legal(gid, users[out["to_act"]])["actions"]
+    finally:
+        svc.db.dispose()
+
+
+async def test_a_move_whose_append_loses_a_race_publishes_only_what_was_committed(pg_url):
+    svc, users, gid = _postgres_match(pg_url.replace("postgresql://", "postgresql+psycopg://"))
+    published: list = []
+    svc.on_change = published.append
+    try:
+        game = svc.get_game(gid, None)
+        user = users[game["to_act"]]
+        action = svc.legal(gid, user)["actions"][0]
+        # another process appends first: the cached games row is one seq behind the table
+        with svc.db.write() as s:
+            s.execute(text("UPDATE games SET seq = seq + 1 WHERE id = :gid"), {"gid": gid})
+            s.execute(text("INSERT INTO game_events (game_id, seq, source, type, actor, payload, created_at) "
+                           "SELECT id, seq, 'server', 'note', NULL, '{}', now() FROM games WHERE id = :gid"),
+                      {"gid": gid})
+            s.commit()
+        out = await svc.call(svc.act, user, gid, action)
+        # the first try was refused by the table; nothing of it went out, the retry did
+        assert [c.last_seq for c in published] == [out["seq"]]
+        assert out["seq"] == game["seq"] + 1 + len(published[0].events)
+    finally:
+        svc.db.dispose()

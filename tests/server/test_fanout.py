@@ -14,7 +14,8 @@ import pytest
 
 from app.games.records import Change
 from app.realtime import channel as channel_module
-from app.realtime.channel import Channel, Subscriber
+from app.realtime.channel import Channel
+from app.realtime.subscriber import Subscriber
 
 GAME = "g1"
 PLAYER, OTHER_PLAYER = 1, 2
@@ -268,3 +269,44 @@ async def test_a_closing_transport_is_never_written_to(ch):
     await asyncio.sleep(0.05)
     assert w.sub.closed and theirs.recv(100) == b""  # end of stream, no frame
     theirs.close()
+
+
+async def test_a_change_prepared_ahead_is_written_as_if_worked_out_at_delivery(ch):
+    # the game service has the channel prepare a change while its commit is on the way
+    # (the loop is idle then): the delta and frames are worked out, nothing is sent
+    w, seat = watcher(ch), player(ch)
+    ch.deliver(change(1))
+    second = change(2)
+    ch.prepare(second)
+    assert second.delta_json is not None
+    assert [len(w.writes), len(seat.writes)] == [1, 1]
+    ch.deliver(second)
+    await past_the_window(ch)
+    assert [(m["type"], m["seq"]) for m in w.messages()] == [("events", 1), ("changes", 2)]
+    assert w.messages()[1]["delta"] == {"units": [{"id": "u1", "loc": "box2"}]}
+    assert [m["seq"] for m in seat.messages() if m["type"] == "events"] == [1, 2]
+
+
+async def test_a_delta_prepared_from_a_state_since_replaced_is_worked_out_again(ch):
+    watcher(ch)
+    ch.deliver(change(1))
+    early = change(2)
+    ch.prepare(early)
+    assert json.loads(early.delta_json) == {"units": [{"id": "u1", "loc": "box2"}]}
+    # the state kept for seq 1 is replaced before the change is delivered (as a read of
+    # the table would): its delta is worked out again from the state kept then
+    ch.last_state = {"turn": 0, "units": [{"id": "u1", "loc": "box2"}]}
+    ch.note_state(early)
+    assert json.loads(early.delta_json) == {"turn": 1}
+
+
+async def test_a_prepared_delta_is_dropped_when_the_change_no_longer_follows_the_kept_state(ch):
+    watcher(ch)
+    ch.deliver(change(1))
+    later = change(3)
+    ch.deliver(change(2))
+    ch.prepare(later)  # follows the state kept (2): worked out
+    assert later.delta_json is not None
+    ch.last_state_seq = 7  # as if the channel had moved on (a catch-up read)
+    ch.note_state(later)
+    assert later.delta_json is None
