@@ -11,6 +11,7 @@ import re
 import socket
 import threading
 import time
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -95,6 +96,16 @@ class Clock:
     def advance(self, seconds: float):
         self.offset += seconds
         write_offset(self.path, self.offset)
+
+    def clear_of_new_year(self, days: int = 7) -> None:
+        """Move the clock past New Year (UTC) if it comes within `days`: the vacation
+        allowance is counted per calendar year, and the tests sharing this clock have
+        moved it on by weeks by the time a vacation test runs (in December it would
+        straddle the year, and count a day of the vacation in each)."""
+        now = datetime.now(UTC) + timedelta(seconds=self.offset)
+        new_year = datetime(now.year + 1, 1, 1, tzinfo=UTC)
+        if new_year - now < timedelta(days=days):
+            self.advance((new_year - now).total_seconds() + 3600)
 
 
 def server_env(smtp: SmtpServer, clock: Clock, **extra) -> dict:

@@ -112,6 +112,7 @@ def test_a_claim_before_the_first_move_aborts_the_game(srv, smtp, clock):
 
 
 def test_vacations_are_whole_days_ending_at_midnight(srv, smtp, clock):
+    clock.clear_of_new_year()
     a = Player(srv.base)
     for bad in (1.5, "2", 0, True):
         r = a.http.post("/api/me/vacation", json={"days": bad})

@@ -88,6 +88,7 @@ def test_extend_gives_more_time(srv, smtp, clock):
 
 
 def test_vacation_pauses_the_clock(srv, smtp, clock):
+    clock.clear_of_new_year()
     a, b = verified_player(srv.base, smtp), verified_player(srv.base, smtp)
     v = a.http.post("/api/me/vacation", json={"days": 3})
     assert v.status_code == 200 and v.json()["on_vacation"] is True
