@@ -48,6 +48,7 @@ class Hub(PostgresFanout):
         if backend == "postgres":
             service.notify = self.notify_threadsafe
             service.others_listen = self.others_listen
+            service.runner.shared = self.others_listen
 
     # ---------------------------------------------------------------- lifecycle
     async def start(self) -> None:
