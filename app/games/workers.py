@@ -89,9 +89,10 @@ class BlockingCalls:
         # set by the hub (Postgres): whether other processes serve the same database now.
         # Their moves keep this process's listener and announcer threads busy, and a
         # command on the loop hands the GIL to those threads at each of its waits and
-        # waits to get it back: then a worker thread serves a command for less (two
+        # waits to get it back: then worker threads serve commands for less (two
         # processes, 50 games: 1.05-1.17x the moves per second and 0.80-0.91x the CPU
-        # per move of commands on the loop; one process alone: the loop, 1.09-1.15x)
+        # per move of commands on the loop), while a process alone does better on the
+        # loop (one process, 50 games: 1.09-1.15x the moves per second of threads)
         self.shared: Callable[[], bool] = lambda: False
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:

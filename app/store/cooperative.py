@@ -117,9 +117,11 @@ async def _socket_ready(fileno: int, wait: int) -> int:
     Wait.W or Wait.RW); which way it is ready (Ready.R or Ready.W)."""
     if wait & Wait.W:
         # a socket asked for writing is nearly always writable at once: ask the kernel
-        # before paying a round of the loop
-        _, writable, _ = select.select([], [fileno], [], 0)
-        if writable:
+        # before paying a round of the loop (poll, as select() refuses a descriptor
+        # above 1023, and a server with a thousand sockets open has such)
+        writable = select.poll()
+        writable.register(fileno, select.POLLOUT)
+        if writable.poll(0):
             return Ready.W
     loop = asyncio.get_running_loop()
     ready: asyncio.Future[int] = loop.create_future()

@@ -5,6 +5,7 @@ the command where it waited."""
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 
@@ -221,3 +222,34 @@ async def test_a_move_whose_append_loses_a_race_publishes_only_what_was_committe
         assert out["seq"] == game["seq"] + 1 + len(published[0].events)
     finally:
         svc.db.dispose()
+
+
+async def test_a_pipeline_on_a_connection_numbered_above_1023_waits_on_the_loop(db):
+    # a server with a thousand sockets open has database connections whose descriptor
+    # select() refuses; a pipeline waits to write as well as to read
+    resource = pytest.importorskip("resource")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip(f"this machine allows only {hard} open files")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200) if hard == resource.RLIM_INFINITY
+                                                else min(max(soft, 1200), hard), hard))
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    try:
+        def command() -> list[int]:
+            with db.write() as s:
+                raw = s.connection.dbapi_connection
+                assert raw.pgconn.socket > 1023
+                with raw.pipeline():
+                    first = raw.execute(f"SELECT 1 FROM pg_sleep({SLEEP_S})")
+                    second = raw.execute("SELECT 2")
+                rows = [first.fetchone()[0], second.fetchone()[0]]
+                s.rollback()
+                return rows
+
+        result, ticks = await _ticks_while(cooperative.run(command))
+        assert result == [1, 2]
+        assert ticks >= 10
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
