@@ -239,3 +239,17 @@ def said_by_the_browser(events: list[dict], tmp_path: Path, lang: str = "en") ->
     out = subprocess.run(["node", str(script), str(case), (ROOT / "static" / "words.js").as_uri()],
                          capture_output=True, text=True, timeout=120, check=True)
     return json.loads(out.stdout)
+
+
+def service_match(db):
+    """An in-process game service on `db` (migrated) with a started 1861 game: alice
+    (union) against bob. (service, {side: user}, game id)"""
+    from app.accounts.auth import Accounts
+    from app.games.service import GameService
+
+    svc = GameService(db, inline=True, game_seed=TEST_GAME_SEED)
+    acc = Accounts(db, "k", 30)
+    users = {"union": acc.register("alice", "password1", None), "confederate": acc.register("bob", "password1", None)}
+    gid = svc.create_game(users["union"], "1861", [], "union", "live", False)["id"]
+    svc.join(users["confederate"], gid)
+    return svc, users, gid

@@ -163,20 +163,12 @@ async def test_a_pause_in_a_command_lets_the_loop_go_on():
 
 def _postgres_match(url: str):
     """A game service on a migrated Postgres database and a started game (alice: union)."""
-    from app.accounts.auth import Accounts
-    from app.games.service import GameService
     from app.store.migrate import upgrade
 
-    from .helpers import TEST_GAME_SEED
+    from .helpers import service_match
 
     upgrade(url)
-    db = Database(url)
-    svc = GameService(db, inline=True, game_seed=TEST_GAME_SEED)
-    acc = Accounts(db, "k", 30)
-    users = {"union": acc.register("alice", "password1", None), "confederate": acc.register("bob", "password1", None)}
-    gid = svc.create_game(users["union"], "1861", [], "union", "live", False)["id"]
-    svc.join(users["confederate"], gid)
-    return svc, users, gid
+    return service_match(Database(url))
 
 
 async def test_a_move_is_worked_out_for_its_sockets_while_its_commit_is_on_the_way(pg_url):

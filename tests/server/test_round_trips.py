@@ -21,7 +21,6 @@ import psycopg
 import pytest
 from sqlalchemy import event, text
 
-from app.accounts.auth import Accounts
 from app.games.announce import NOTIFY_LIMIT, announcement, parse_note
 from app.games.service import GameService
 from app.models import utcnow
@@ -31,16 +30,11 @@ from app.store.events import MUTABLE, EventRec, Stale, load_game
 from app.store.events import append as store_append
 from app.store.migrate import upgrade
 
-from .helpers import TEST_GAME_SEED
+from .helpers import TEST_GAME_SEED, service_match
 
 
 def _match(db: Database) -> tuple[GameService, dict, str]:
-    svc = GameService(db, inline=True, game_seed=TEST_GAME_SEED)
-    acc = Accounts(db, "k", 30)
-    users = {"union": acc.register("alice", "password1", None), "confederate": acc.register("bob", "password1", None)}
-    gid = svc.create_game(users["union"], "1861", [], "union", "live", False)["id"]
-    svc.join(users["confederate"], gid)
-    return svc, users, gid
+    return service_match(db)
 
 
 def _move(svc: GameService, users: dict, gid: str, rng: random.Random) -> dict:
