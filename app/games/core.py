@@ -304,9 +304,7 @@ class CommandCore(SeatChecks):
         state, what the sockets will be sent) while the command waits there for the
         commit: that wait is the loop's idle time. publish takes it up if it is ready;
         nothing of it goes out before the commit (a failed append drops it)."""
-        after = SimpleNamespace(**vars(game))
-        for k, v in values.items():
-            setattr(after, k, v)
+        after = SimpleNamespace(**{**vars(game), **values})  # the games row once committed
         done: list[Change] = []
 
         def work() -> None:

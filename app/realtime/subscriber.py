@@ -99,15 +99,21 @@ class Subscriber:
             return []
         return [side for side, uid in seats.items() if uid == self.user_id]
 
+    def _gets_delta(self, change: Change) -> bool:
+        """A v2 socket gets the state's delta when it has the state the delta starts from,
+        else the whole state."""
+        return self.deltas and change.delta_json is not None and change.first_seq == self.seq + 1
+
+    def _legal_sides(self, change: Change) -> list[str]:
+        """The sides whose legal actions this socket gets with a change (a player's)."""
+        return self.sides(change.seats) if change.legal is not None and self.user_id is not None else []
+
     def frame_of(self, change: Change) -> bytes:
-        """What this socket (written to straight) is sent of a change: the events (a v2
-        socket: the state's delta when it has the state the delta starts from, else the
-        whole state), and on a player's socket its legal actions, in one write."""
-        delta = self.deltas and change.delta_json is not None and change.first_seq == self.seq + 1
-        frame = change.changes_frame() if delta else change.frame(self.want_state)
-        if change.legal is not None and self.user_id is not None:
-            for side in self.sides(change.seats):
-                frame += change.legal_frame(side) or b""
+        """What this socket (written to straight) is sent of a change: the events, and on
+        a player's socket its legal actions, in one write."""
+        frame = change.changes_frame() if self._gets_delta(change) else change.frame(self.want_state)
+        for side in self._legal_sides(change):
+            frame += change.legal_frame(side) or b""
         return frame
 
     def send_change(self, change: Change) -> None:
@@ -116,10 +122,8 @@ class Subscriber:
             if not self.closed:
                 self._write(frame)
         else:
-            sides = self.sides(change.seats) if (change.legal is not None and self.user_id is not None) else ()
-            delta = self.deltas and change.delta_json is not None and change.first_seq == self.seq + 1
-            self._send(change.changes_text() if delta else change.text(self.want_state))
-            for side in sides:
+            self._send(change.changes_text() if self._gets_delta(change) else change.text(self.want_state))
+            for side in self._legal_sides(change):
                 t = change.legal_text(side)
                 if t:
                     self._send(t)
