@@ -119,7 +119,8 @@ if ($("#mail-form")) {
   $("#hook-test").addEventListener("click", () => api("/api/me/webhook/test", {}).then(() => setTimeout(loadPrefs, 3000)).catch((e) => showError($("#hook-form"), e.message)));
   $("#hook-delete").addEventListener("click", () => api("/api/me/webhook", undefined, "DELETE").then(loadPrefs));
   $("#vacation-end").addEventListener("click", () => api("/api/me/vacation", undefined, "DELETE").then(loadPrefs));
-  loadPrefs().catch(() => {});
+  // the forms open once they show what is saved, so that nothing typed is overwritten
+  loadPrefs().then(() => { $("#notices-gate").disabled = false; }, (e) => showError($("#mail-form"), e.message));
 }
 
 // ---- game page: clock, claim / extend, standing orders

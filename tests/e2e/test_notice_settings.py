@@ -65,6 +65,26 @@ def test_the_unsubscribe_page_asks_and_its_button_unsubscribes(server, browser):
     ctx.close()
 
 
+def test_the_settings_forms_open_only_once_they_show_what_is_saved(server, browser):
+    """Typing into a form before its saved values arrive would be overwritten by them."""
+    a = _player(server)
+    ctx = _logged_in_page(browser, server, _username(a))
+    page = ctx.new_page()
+    held = []
+    page.route("**/api/me/notifications", lambda route: held.append(route))  # the saved values, held back
+    page.goto(f"{server}/settings#notices")
+    for _ in range(200):  # the page's script asks for them once it has run
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page did not ask for the saved settings"
+    assert all(page.is_disabled(f) for f in ("#mail-email", "#hook-url", "#vacation-days"))
+    held[0].continue_()
+    page.wait_for_selector("#hook-url:enabled")
+    assert page.input_value("#mail-zone") == "UTC" and page.is_enabled("#mail-email")
+    ctx.close()
+
+
 def test_the_settings_show_the_webhook_secret_once(server, browser):
     a = _player(server)
     ctx = _logged_in_page(browser, server, _username(a))
