@@ -18,6 +18,9 @@ from .core import GameCore
 from .state import ABROAD, COAST, EUROPE, OFF_MAP, Unit
 
 CAPITAL = "washington"
+#: From this engine version a unit that deserts after a battle is no longer among the
+#: winner's units offered a promotion (ruling R51); older games keep the old offer.
+DESERTERS_LEAVE_THE_BATTLE_SINCE = 4
 
 
 @functools.cache
@@ -299,6 +302,8 @@ class AdvancedRules(GameCore):
                                modifier=mod)
             if value + mod > self.morale_value(u):
                 self._note("deserted", unit=uid)
+                if self.rules_since(DESERTERS_LEAVE_THE_BATTLE_SINCE) and uid in b["units"][u.side]:
+                    b["units"][u.side].remove(uid)    # not a survivor to promote (6.0, R51)
                 self._eliminate(uid)
 
     # ------------------------------------------------------------------ A8.4 intervention

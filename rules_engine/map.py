@@ -39,6 +39,8 @@ DATA_VERSIONS: dict[int, tuple[Path, tuple[str, ...]]] = {
     # version 3 plays the map and rules of version 2; its action events carry what
     # each action changed, so that its games replay by folding (changes.py)
     3: (DATA_DIR, ("1861", "1861-short", "1861-first-printing", "1862", "1863", "1864")),
+    # version 4 plays the map of version 2 and the correction of ruling R51
+    4: (DATA_DIR, ("1861", "1861-short", "1861-first-printing", "1862", "1863", "1864")),
 }
 CURRENT_DATA_VERSION = max(DATA_VERSIONS)
 

@@ -177,6 +177,35 @@ def test_a8_12_desertion_after_battle():
     assert desertion and desertion[0]["modifier"] == 0
 
 
+def _a_winner_deserts(engine=rules_engine.ENGINE_VERSION):
+    """Two Union MI beat a Confederate MI at Corinth; U-MI-01 is reduced on the way and
+    deserts after the battle (6 + 0 (won) - 1 (never routed) = 5 > 3)."""
+    g = game(turn=8, phase="battle_choice", dice=[1, 1, 1, 1, 6], options=["A8.1"], engine=engine,
+             units={"union": {"corinth": ["MI", "MI"]}, "confederate": {"corinth": ["MI"]}})
+    g.apply({"type": "fight", "box": "corinth"})
+    g.apply({"type": "target", "unit": "C-MI-01", "target": "U-MI-01"})     # 1 hits; morale 1 holds
+    g.apply({"type": "target", "unit": "U-MI-01", "target": "C-MI-01"})     # 1 hits
+    g.apply({"type": "target", "unit": "U-MI-02", "target": "C-MI-01"})     # 1 eliminates it
+    assert unit(g, "U-MI-01").loc == "pool"
+    assert any(e["type"] == "deserted" and e["unit"] == "U-MI-01" for e in g.events)
+    return g
+
+
+def test_a8_12_a_unit_that_deserted_is_not_offered_a_promotion():
+    """6.0: the winner promotes "one of his surviving units"; a deserter is not one (R51)."""
+    g = _a_winner_deserts()
+    assert g.legal_actions() == [{"type": "promote", "unit": "U-MI-02"}, {"type": "no_promotion"}]
+    assert "surviving unit" in refused(g, {"type": "promote", "unit": "U-MI-01"}, "(6.0)")
+    g.apply({"type": "promote", "unit": "U-MI-02"})
+    assert unit(g, "U-MI-01").loc == "pool" and g.battle is None
+
+
+def test_a8_12_games_of_engine_version_3_keep_their_offer_to_a_deserter():
+    """Stored games replay and verify as they were played: the correction is version 4's."""
+    g = _a_winner_deserts(engine=3)
+    assert {"type": "promote", "unit": "U-MI-01"} in g.legal_actions()
+
+
 # ---------------------------------------------------------------- A5.0
 def test_a5_0_coastal_defense_garrison_fights_an_invasion():
     # 6 for marches (invasion); the garrison (Charleston, red 2) fires first: 6 misses;
