@@ -115,7 +115,10 @@ def _next_batch(games: GameService, gid: str, user: User, after: int) -> tuple[d
         raise ApiError(404, N_("there is no such game"), "not_found")
     if seats["seq"] <= after:
         return None, after
-    evs = games.events(gid, after)["events"]
+    # only the events the status was read with: one appended since (the game's last,
+    # say) waits for the next batch, which brings its status; sent now under the old
+    # status, it would leave the stream waiting for a change that never comes
+    evs = [e for e in games.events(gid, after)["events"] if e["seq"] <= seats["seq"]]
     last = evs[-1]["seq"] if evs else after
     return {"type": "events", "events": evs, "status": seats["status"], "result": games.get_game(gid, None)["result"]
             if seats["status"] != "active" else None, **_situation(games, gid, user)}, last
