@@ -57,7 +57,8 @@ def main(argv: list[str] | None = None) -> int:
         uvicorn.run("app.main:create_app", factory=True, host=args.host, port=args.port, workers=args.workers,
                     log_level=(args.log_level or settings.log_level).lower(), proxy_headers=True,
                     ws=settings.ws_impl, ws_max_size=1 << 20,
-                    ws_per_message_deflate=settings.ws_per_message_deflate)
+                    ws_per_message_deflate=settings.ws_per_message_deflate,
+                    timeout_keep_alive=settings.keep_alive_seconds)
     return 0
 
 

@@ -49,6 +49,10 @@ class Settings(BaseSettings):
     ws_impl: str = Field("websockets-sansio", description="uvicorn websocket implementation: "
                                                          "websockets-sansio | websockets | wsproto")
     ws_per_message_deflate: bool = Field(False, description="compress websocket messages (costs CPU per socket)")
+    # longer than the idle time after which common HTTP client libraries drop a pooled
+    # connection themselves (httpx 5 s, aiohttp 15 s): at uvicorn's 5 s a bot's request
+    # could go out on a connection the server was closing at that moment, and fail
+    keep_alive_seconds: int = Field(20, ge=1, le=3600, description="how long an idle HTTP connection is kept open")
     log_level: str = Field("info")
     # play by turn (docs/notifications.md): mail, webhooks, deadlines
     smtp_host: str = Field("", description="SMTP server for notices; empty: no email is sent (it waits in the outbox)")

@@ -2,9 +2,11 @@
 streams, and the example bot finishing a game against the computer through a real server."""
 from __future__ import annotations
 
+import http.client
 import json
 import subprocess
 import sys
+import time
 
 import httpx
 import pytest
@@ -160,6 +162,21 @@ def test_the_example_bot_finishes_a_game_against_the_computer(bot_server):
     assert game["status"] == "finished" and game["result"]["winner"] in ("union", "confederate")
     evs = httpx.get(f"{base}/api/games/{gid}/events").json()["events"]
     assert {e["actor"] for e in evs if e["source"] == "engine"} >= {"union", "confederate"}
+
+
+def test_an_idle_connection_outlives_an_http_clients_own_pooling(bot_server):
+    """A bot's client (httpx) drops a pooled connection after 5 idle seconds; the server
+    keeps it longer, so the client never sends a request on one the server is closing."""
+    conn = http.client.HTTPConnection("127.0.0.1", bot_server.port, timeout=10)
+    try:
+        conn.request("GET", "/api/health")
+        assert conn.getresponse().read() and conn.sock is not None
+        first = conn.sock
+        time.sleep(6)
+        conn.request("GET", "/api/health")      # on the same connection, or RemoteDisconnected
+        assert conn.getresponse().status == 200 and conn.sock is first
+    finally:
+        conn.close()
 
 
 def test_a_rated_challenge_rates_the_bot_and_bad_challenges_are_refused(bot_server):
