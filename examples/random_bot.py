@@ -11,29 +11,55 @@ import json
 import os
 import random
 import threading
+import time
 import uuid
 
 import httpx
 
 
 def stream(client: httpx.Client, path: str):
-    """The objects of an NDJSON stream (empty keep-alive lines skipped)."""
-    with client.stream("GET", path, timeout=httpx.Timeout(10, read=None)) as r:
-        r.raise_for_status()
-        for line in r.iter_lines():
-            if line.strip():
-                yield json.loads(line)
+    """The objects of an NDJSON stream (empty keep-alive lines skipped). A dropped
+    connection (a server restart, a network fault) is made again, with waits growing to a
+    minute; a game stream then begins with gameFull again, so nothing is missed."""
+    wait = 1.0
+    while True:
+        try:
+            with client.stream("GET", path, timeout=httpx.Timeout(10, read=None)) as r:
+                if r.status_code < 500 and r.status_code != 429:
+                    r.raise_for_status()  # refused (a revoked token, no such game): give up
+                    wait = 1.0
+                    for line in r.iter_lines():
+                        if line.strip():
+                            yield json.loads(line)
+                    return  # the server ended it: a game stream ends when the game is over
+                print(f"{path}: {r.status_code}, trying again in {wait:.0f} s")
+        except httpx.TransportError as exc:
+            print(f"{path}: {exc!r}, trying again in {wait:.0f} s")
+        time.sleep(wait)
+        wait = min(wait * 2, 60)
+
+
+def post_action(client: httpx.Client, game_id: str, action: dict, seq: int) -> None:
+    """Post our action. A failed connection is retried with the same action_id: the
+    server acts once however often the request arrives."""
+    body = {"action": action, "expected_seq": seq, "action_id": uuid.uuid4().hex}
+    for wait in (1, 2, 4, 8, 16):
+        try:
+            r = client.post(f"/api/games/{game_id}/actions", json=body)
+        except httpx.TransportError as exc:
+            print(f"game {game_id}: {exc!r}, trying again in {wait} s")
+            time.sleep(wait)
+            continue
+        if r.status_code not in (200, 409):  # 409: the game moved on; the stream brings news
+            print(f"game {game_id}: {r.status_code} {r.text}")
+        return
 
 
 def play(client: httpx.Client, game_id: str, finished: threading.Semaphore) -> None:
     """Follow one game; whenever it waits for us, post a random legal action."""
     for msg in stream(client, f"/api/bot/game/stream/{game_id}"):
         if msg.get("legal"):  # our turn: the legal actions for our seat, at msg["seq"]
-            action = random.choice(msg["legal"])
-            r = client.post(f"/api/games/{game_id}/actions", json={
-                "action": action, "expected_seq": msg["seq"], "action_id": uuid.uuid4().hex})
-            if r.status_code not in (200, 409):  # 409: the game moved on; the stream brings news
-                print(f"game {game_id}: {r.status_code} {r.text}")
+            post_action(client, game_id, random.choice(msg["legal"]), msg["seq"])
         if msg.get("status") not in ("open", "active"):
             print(f"game {game_id} is over: {msg.get('result')}")
             break

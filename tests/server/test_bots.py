@@ -164,6 +164,33 @@ def test_the_example_bot_finishes_a_game_against_the_computer(bot_server):
     assert {e["actor"] for e in evs if e["source"] == "engine"} >= {"union", "confederate"}
 
 
+def test_the_example_bot_rides_out_a_server_crash(tmp_path):
+    """The server is killed mid-game and started again: the bot connects again, carries
+    on from the game's full state and finishes the game."""
+    srv = ServerProc(f"sqlite:///{tmp_path / 'crash.sqlite3'}", log_dir=tmp_path, game_seed=TEST_GAME_SEED,
+                     computer_delay_seconds=0, bot_stream_poll_seconds=0.05).start()
+    proc = None
+    try:
+        bot, token = make_bot(srv.base)
+        gid = bot.http.post("/api/games", json={"scenario": SCENARIO, "side": "union",
+                                                "opponent": {"computer": "easy"}}).json()["id"]
+        proc = subprocess.Popen([sys.executable, str(ROOT / "examples" / "random_bot.py"), "--server", srv.base,
+                                 f"--token={token}", "--games", "1"], stdout=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while bot.game(gid)["seq"] < 20 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        srv.kill()
+        srv.start()
+        out, _ = proc.communicate(timeout=240)
+        assert proc.returncode == 0, out
+        assert "trying again" in out and f"game {gid} is over" in out
+        assert httpx.get(f"{srv.base}/api/games/{gid}").json()["status"] == "finished"
+    finally:
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+        srv.stop()
+
+
 def test_an_idle_connection_outlives_an_http_clients_own_pooling(bot_server):
     """A bot's client (httpx) drops a pooled connection after 5 idle seconds; the server
     keeps it longer, so the client never sends a request on one the server is closing."""
