@@ -33,10 +33,6 @@ from app.store.migrate import upgrade
 from .helpers import TEST_GAME_SEED, service_match
 
 
-def _match(db: Database) -> tuple[GameService, dict, str]:
-    return service_match(db)
-
-
 def _move(svc: GameService, users: dict, gid: str, rng: random.Random) -> dict:
     g = svc.get_game(gid, None)
     user = users[g["to_act"]]
@@ -78,7 +74,7 @@ def test_a_move_on_postgres_is_one_round_trip(pg_url, tmp_path):
     upgrade(pg_url)
     db = Database(pg_url)
     try:
-        svc, users, gid = _match(db)
+        svc, users, gid = service_match(db)
         rng = random.Random(3)
         for _ in range(3):  # warm: the state and the games row are cached
             _move(svc, users, gid, rng)
@@ -106,7 +102,7 @@ def test_a_stale_append_changes_nothing(pg_url):
     upgrade(pg_url)
     db = Database(pg_url)
     try:
-        svc, users, gid = _match(db)
+        svc, users, gid = service_match(db)
         rng = random.Random(5)
         _move(svc, users, gid, rng)
         with db.read() as s:
@@ -136,7 +132,7 @@ def test_two_workers_take_turns_without_replaying(db_url, moves):
     upgrade(db_url)
     db = Database(db_url)
     try:
-        first, users, gid = _match(db)
+        first, users, gid = service_match(db)
         second = GameService(db, inline=True, game_seed=TEST_GAME_SEED)
         rng = random.Random(7)
         workers = [first, second]
@@ -162,7 +158,7 @@ def test_a_process_behind_reads_the_new_events_in_three_round_trips(pg_url, tmp_
     upgrade(pg_url)
     db = Database(pg_url)
     try:
-        mover, users, gid = _match(db)
+        mover, users, gid = service_match(db)
         watcher = GameService(db, inline=True, game_seed=TEST_GAME_SEED)
         rng = random.Random(9)
         seen = watcher.get_game(gid, None)["seq"]  # the watching process has the game cached
@@ -191,7 +187,7 @@ def test_a_process_hearing_of_a_move_delivers_it_without_reading(pg_url, tmp_pat
     upgrade(pg_url)
     db = Database(pg_url)
     try:
-        mover, users, gid = _match(db)
+        mover, users, gid = service_match(db)
         heard: list[str] = []
         mover.notify = heard.append  # what the hub would send on 'hd_events'
         other = GameService(db, inline=True, game_seed=TEST_GAME_SEED)
@@ -230,7 +226,7 @@ def test_an_append_stores_each_event_as_it_was_given(pg_url):
     upgrade(pg_url)
     db = Database(pg_url)
     try:
-        svc, users, gid = _match(db)
+        svc, users, gid = service_match(db)
         with db.read() as s:
             row = load_game(s, gid, hot=True)
         mutable = {c: getattr(row, c) for c in MUTABLE} | {"seq": row.seq + 2}
