@@ -23,15 +23,15 @@ from app.realtime.hub import Hub
 from app.store.db import Database
 from app.store.migrate import upgrade
 
-from .helpers import TEST_GAME_SEED
-from .test_round_trips import WireCounter, _match, _move, _round_trips
+from .helpers import TEST_GAME_SEED, service_match
+from .test_round_trips import WireCounter, _move, _round_trips
 
 
 def _two_processes(pg_url: str, seed: int):
     """A game both services have cached, and the announcement of one more move of it."""
     upgrade(pg_url)
     db = Database(pg_url)
-    mover, users, gid = _match(db)
+    mover, users, gid = service_match(db)
     heard: list[str] = []
     mover.notify = heard.append
     other = GameService(db, inline=True, game_seed=TEST_GAME_SEED)
