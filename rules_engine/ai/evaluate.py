@@ -290,3 +290,16 @@ def _survivors(game: Game, cell: dict[str, float], side: str) -> float:
         return cell[side]
     win = _win_chance(cell[side], cell[enemy], defending=(game.side != side))
     return cell[side] * win
+
+
+#: Evaluation points per unit of log-odds in ``union_win_chance``.
+WIN_CHANCE_SCALE = 20.0
+
+
+def union_win_chance(game: Game) -> float:
+    """The Union's chance to win, read off the evaluation with a logistic curve."""
+    if game.result is not None:
+        return 1.0 if game.result["winner"] == "union" else 0.0
+    import math
+    score = max(-500.0, min(500.0, evaluate(game, "union") / WIN_CHANCE_SCALE))
+    return 1.0 / (1.0 + math.exp(-score))

@@ -156,7 +156,7 @@ def _move_stack(g: Game, move: dict, origin: str, garrison: int = 0) -> None:
         g.apply(follow)
 
 
-LEVELS = ("random", "greedy", "easy", "normal", "hard")
+LEVELS = ("random", "greedy", "easy", "normal", "hard", "expert")
 
 
 def make_player(level: str, seed: Any = 0) -> Player:
@@ -171,4 +171,7 @@ def make_player(level: str, seed: Any = 0) -> Player:
         return SearchPlayer(seed, "normal", FULL, samples=2, stacks=True)
     if level == "hard":
         return SearchPlayer(seed, "hard", FULL, samples=4, lookahead=8, stacks=True)
+    if level == "expert":
+        from .expert import ExpertPlayer      # expert builds on SearchPlayer: imported late
+        return ExpertPlayer(seed)
     raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
