@@ -2,6 +2,7 @@
 
 Plays random legal games to the end and prints each result and the speed;
 ``match --a hard --b random --games N`` plays computer players against each other;
+``ladder --games N`` rates the computer levels by a round robin (Elo);
 ``build-native`` compiles the engine (native.py) and ``native-status`` says whether it is used."""
 from __future__ import annotations
 
@@ -76,6 +77,19 @@ def main(argv: list[str] | None = None) -> int:
     mp.add_argument("--scenario", default="1861", choices=SCENARIO_IDS)
     mp.add_argument("--options", nargs="*", default=[])
     mp.add_argument("--first", type=int, default=0, help="number of the first game (to split a match)")
+    mp.add_argument("--save", metavar="DIR", help="write each game to DIR as a record `verify` checks")
+    mp.add_argument("--no-quality", action="store_true", help="leave out the play-quality figures")
+    lp = sub.add_parser("ladder", help="round robin of computer levels and their Elo ratings")
+    lp.add_argument("--games", type=int, default=2, help="games per pairing (sides swap every game)")
+    lp.add_argument("--levels", nargs="+", default=None, help="levels to rate (default: all)")
+    lp.add_argument("--seed", default="ladder")
+    lp.add_argument("--scenario", default="1861", choices=SCENARIO_IDS)
+    lp.add_argument("--options", nargs="*", default=[])
+    lp.add_argument("--first", type=int, default=0, help="number of each pairing's first game (to split a ladder)")
+    lp.add_argument("--out", metavar="FILE", help="write the ladder as JSON to FILE")
+    lp.add_argument("--jobs", type=int, default=1, help="pairings played side by side (processes)")
+    lp.add_argument("--merge", nargs="+", default=[], metavar="FILE",
+                    help="add the pairings of earlier ladder files (parts of a split ladder) before the fit")
     vp = sub.add_parser("verify", help="check a game record: seed, every die, every action")
     vp.add_argument("record", help="JSON file: header, events, seed (once revealed)")
     sub.add_parser("build-native", help="compile the engine to C (needs Cython and a C compiler)")
@@ -87,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         return verify_file(args.record)
     if args.command == "match":
         return match(args)
+    if args.command == "ladder":
+        return ladder(args, sys.argv[1:] if argv is None else argv)
     if args.command == "build-native":
         return build_native()
     if args.command == "native-status":
@@ -113,8 +129,40 @@ def match(args: argparse.Namespace) -> int:
             print(f"unknown level {level!r}; known: {', '.join(LEVELS)}", file=sys.stderr)
             return 2
     result = play_match(args.a, args.b, args.games, args.scenario, args.options, args.seed,
-                        args.first)
+                        args.first, save=args.save, quality=not args.no_quality)
     print(json.dumps(result, sort_keys=True))
+    return 0
+
+
+def ladder(args: argparse.Namespace, argv: list[str]) -> int:
+    import json
+    import shlex
+    from .ai import LEVELS
+    from .ai.ladder import ladder_report, play_ladder, table
+    levels = list(args.levels or LEVELS)
+    unknown = [level for level in levels if level not in LEVELS]
+    if unknown or len(set(levels)) != len(levels):
+        print(f"levels must be distinct, out of: {', '.join(LEVELS)}", file=sys.stderr)
+        return 2
+    earlier = []
+    for path in args.merge:
+        with open(path, encoding="utf-8") as fh:
+            part = json.load(fh)
+        earlier += part["pairings"]
+        if args.games == 0 and path == args.merge[0]:     # a merge alone: the parts' settings
+            args.scenario, args.options, args.seed = part["scenario"], part["options"], part["seed"]
+    results = play_ladder(levels, args.games, args.scenario, args.options, args.seed, args.first,
+                          args.jobs) if args.games > 0 else []
+    rated = list(levels) if args.games > 0 else []
+    for p in earlier + results:
+        rated += [p[who] for who in ("a", "b") if p[who] not in rated]
+    report = ladder_report(earlier + results, rated, "python -m rules_engine " + shlex.join(argv),
+                           args.scenario, args.options, args.seed, args.games, args.first)
+    print(table(report))
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as fh:
+            json.dump(report, fh, indent=1, sort_keys=True)
+            fh.write("\n")
     return 0
 
 
