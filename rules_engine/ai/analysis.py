@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .evaluate import union_win_chance
+from .judge import union_win_chance
 from .shadow import Shadow
 
 

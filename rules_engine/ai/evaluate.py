@@ -31,6 +31,9 @@ class MapFacts:
                                if box.shields.get(side)] for side in ("union", "confederate")}
         self.cities = frozenset(b for b, box in boxes.items() if box.recruitment_city)
         self.distances = _all_distances(game_map)
+        # the boxes at most two steps from each box (itself included), with the steps
+        self.within_two = {box: tuple(sorted((b, d) for b, d in row.items() if d <= 2))
+                           for box, row in self.distances.items()}
 
 
 _FACTS: dict[int, tuple[Any, MapFacts]] = {}
@@ -291,15 +294,3 @@ def _survivors(game: Game, cell: dict[str, float], side: str) -> float:
     win = _win_chance(cell[side], cell[enemy], defending=(game.side != side))
     return cell[side] * win
 
-
-#: Evaluation points per unit of log-odds in ``union_win_chance``.
-WIN_CHANCE_SCALE = 20.0
-
-
-def union_win_chance(game: Game) -> float:
-    """The Union's chance to win, read off the evaluation with a logistic curve."""
-    if game.result is not None:
-        return 1.0 if game.result["winner"] == "union" else 0.0
-    import math
-    score = max(-500.0, min(500.0, evaluate(game, "union") / WIN_CHANCE_SCALE))
-    return 1.0 / (1.0 + math.exp(-score))

@@ -18,18 +18,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import IllegalAction
 from ..game import Game
-from .evaluate import FULL, Weights, evaluate, facts, worth
-from .players import SearchPlayer
-from .shadow import SampledDice, clone
+from .evaluate import facts, worth
+from .judge import judge
+from .players import Player
+from .shadow import SampledDice, Shadow, clone
 
 #: Positions the movement search may look at for one segment (each costs a copy of
 #: the game, the March's actions and an evaluation: about half a millisecond).
 NODE_BUDGET = 1500
 #: Plans kept after each March.
 BEAM_WIDTH = 3
-#: Marches of each plan expanded in full; the others keep only their best few.
-TOP_MARCHES = 24
+#: Actions that belong to an open March (or end the segment): the planner makes
+#: them itself as part of a March, never as steps of their own.
+_WITHIN_A_MARCH = frozenset(("move", "entrench", "end_march", "end_movement", "move_leader"))
 
 
 @dataclass
@@ -51,30 +54,92 @@ class _Intent:
     pending: dict[str, Any] | None = None
 
 
-class ExpertPlayer(SearchPlayer):
-    """Turn-level planning in the Movement Segment; a decision at a time elsewhere."""
+class ExpertPlayer(Player):
+    """Turn-level planning in the Movement Segment; a decision at a time elsewhere.
 
-    def __init__(self, seed: Any = 0, weights: Weights = FULL, budget: int = NODE_BUDGET,
-                 beam: int = BEAM_WIDTH):
-        super().__init__(seed, "expert", weights, samples=4, lookahead=8, stacks=True)
-        self.budget, self.beam = budget, beam
+    weights: the judgement's weights (judge.NAMES order; None: the tuned ones);
+    budget, beam: the movement search's size; samples: dice samples per action
+    that rolls, for the decisions outside movement."""
+
+    name = "expert"
+
+    def __init__(self, seed: Any = 0, weights: tuple[float, ...] | None = None,
+                 budget: int = NODE_BUDGET, beam: int = BEAM_WIDTH, samples: int = 3):
+        super().__init__(seed)
+        self.weights = weights
+        self.budget, self.beam, self.samples = budget, beam, samples
         self.intent = _Intent()
+        self.shadow: Shadow | None = None
 
     def choose(self, game: Game) -> dict[str, Any]:
         actions = game.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        if game.phase != "movement":
-            return super().choose(game)
-        step = self._next_planned(game)
-        if step is None:
-            base = self._mirror(game)
-            steps = self._plan_movement(base)
-            self.intent = _Intent(steps, len(game.events), (game.turn, game.side))
+        if game.phase == "movement":
             step = self._next_planned(game)
-        if step is None:                           # the plan did not fit (cannot happen: safety)
-            return super().choose(game)
-        return step
+            if step is None:
+                base = self._mirror(game)
+                self.intent = _Intent(self._plan_movement(base), len(game.events), (game.turn, game.side))
+                step = self._next_planned(game)
+            if step is not None:
+                return step
+        base = self._mirror(game)
+        if base.phase == "battle" and base.battle and base.battle.get("step") == "target":
+            return self._aim(base, actions)
+        return self._one_step(base, actions)
+
+    def _value(self, g: Game, side: str) -> float:
+        return judge(g, side, self.weights)
+
+    def _mirror(self, game: Game) -> Game:
+        """The seedless copy of ``game``, brought up to date from its record."""
+        if self.shadow is None or not self.shadow.follows(game.header, game.events):
+            self.shadow = Shadow(game.header, game.events)
+        base = self.shadow.sync(game.events)
+        base.legal_actions()                          # cached, so clones inherit it
+        return base
+
+    # ------------------------------------------------------------ one decision
+    def _one_step(self, base: Game, actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """The action with the best judgement after it, over sampled dice."""
+        side = base.to_act
+        assert side is not None
+        order = list(actions)
+        self.rng.shuffle(order)                       # ties go to a random action
+        best, best_value = order[0], float("-inf")
+        for action in order:
+            looks = []
+            for _ in range(self.samples):
+                g = clone(base, SampledDice(self.rng))
+                g.apply(action)
+                looks.append(self._value(g, side))
+                if g.rolls == base.rolls:             # no dice: one look is enough
+                    break
+            value = sum(looks) / len(looks)
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+    def _aim(self, g: Game, actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """5.1: the shot worth most now. A hit on a reduced unit eliminates it; a
+        unit already aimed at by enough shots to fall is not worth another."""
+        battle = g.battle or {}
+        aimed: dict[str, float] = {}
+        for shooter, target in battle.get("targets", []):
+            aimed[target] = aimed.get(target, 0.0) + max(0, g.shot_value(shooter, target)) / 6.0
+        best, best_value = actions[0], float("-inf")
+        for a in actions:
+            if a["type"] != "target":
+                return self._one_step(g, actions)
+            target = g.units[a["target"]]
+            hit = max(0, g.shot_value(a["unit"], a["target"])) / 6.0
+            hits_to_kill = 1.0 if target.red else 2.0
+            left = max(0.0, hits_to_kill - aimed.get(a["target"], 0.0))
+            value = hit * worth(target, False) * min(1.0, left) / hits_to_kill
+            value += 0.001 * worth(target, False)     # between equals, the stronger target
+            if value > best_value:
+                best, best_value = a, value
+        return best
 
     # ------------------------------------------------------------ following a plan
     def _next_planned(self, game: Game) -> dict[str, Any] | None:
@@ -107,7 +172,7 @@ class ExpertPlayer(SearchPlayer):
     def _plan_movement(self, base: Game) -> list[dict[str, Any]]:
         """The best sequence of Marches for the rest of this Movement Segment."""
         side = base.side
-        start = _Plan([], base, evaluate(base, side, self.weights))
+        start = _Plan([], base, self._value(base, side))
         beam = [start]
         best = start
         spent = 0
@@ -134,27 +199,30 @@ class ExpertPlayer(SearchPlayer):
         out = []
         for march in self._marches(plan.game, side)[:budget]:
             g = clone(plan.game, SampledDice(self.rng))
+            played = []
             try:
                 for action in march:
+                    if action["type"] == "end_march" and g.active is None:
+                        break                     # the March closed itself: every unit moved
                     g.apply(action)
-            except Exception:                     # a step another step made illegal
+                    played.append(action)
+            except IllegalAction:                 # a step an earlier one made illegal
                 continue
             done = g.phase != "movement" or g.side != side
-            out.append(_Plan(plan.actions + march, g, evaluate(g, side, self.weights), done))
+            out.append(_Plan(plan.actions + played, g, self._value(g, side), done))
         return out
 
     def _marches(self, g: Game, side: str) -> list[list[dict[str, Any]]]:
         """Candidate Marches: for every box that may be activated, its stack (all
         that can go, or all but a garrison) to each box it can reach, and digging
         in; each sea move or invasion on its own. Best-looking first."""
-        legal = g.legal_actions()
         marches: list[list[dict[str, Any]]] = []
-        for a in legal:
+        for a in g.legal_actions():
             if a["type"] == "activate":
                 marches.extend(self._marches_from(g, a["box"], side))
-            elif a["type"] in ("sea_move", "invade"):
-                marches.append([a])
-        return marches[:TOP_MARCHES * 8]
+            elif a["type"] not in _WITHIN_A_MARCH:
+                marches.append([a])               # a sea move, invasion, break-out, refit...
+        return marches
 
     def _marches_from(self, g: Game, box: str, side: str) -> list[list[dict[str, Any]]]:
         activated = clone(g, SampledDice(self.rng))

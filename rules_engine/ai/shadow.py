@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import random
-from operator import attrgetter
 from typing import Any
 
 from ..game import Game, replay
@@ -22,7 +21,15 @@ from ..state import Unit
 _SHARED = frozenset(("map", "scenario", "header", "options", "engine_version", "_legal",
                      "_ports", "_cities", "_default_owner", "_kentucky", "_a_kentucky_box",
                      "_shields", "_union_objectives", "_garrisons",
-                     "_activations", "_colour_boxes"))
+                     "_activations", "_colour_boxes", "_colour_bits", "_box_bit"))
+# The largest parts of the state, copied by their known shape (a general copy
+# looks at every member's type).
+_BY_SHAPE = {
+    "units": lambda units: {uid: u.copy() for uid, u in units.items()},
+    "at": lambda at: {box: list(uids) for box, uids in at.items()},
+    "_side_n": lambda by_side: {side: dict(boxes) for side, boxes in by_side.items()},
+    "_pieces_at": lambda places: {key: set(ids) for key, ids in places.items()},
+}
 # Memories of facts worked out from the position: an empty one is always right.
 _MEMORIES = frozenset(("_paths_memo", "_acts_memo"))
 
@@ -108,10 +115,8 @@ def clone(game: Game, dice: Any) -> Game:
             state[key] = {}               # worked out again when needed: cheaper than a copy
         elif key in ("_looks", "_last_state"):
             state[key] = None             # what recording changes keeps; a clone records none
-        elif key == "units":
-            state[key] = {uid: _copy_unit(u) for uid, u in value.items()}
-        elif key == "at":
-            state[key] = {box: list(uids) for box, uids in value.items()}
+        elif key in _BY_SHAPE:
+            state[key] = _BY_SHAPE[key](value)
         else:
             state[key] = _copy(value)
     new.__dict__ = state
@@ -120,31 +125,27 @@ def clone(game: Game, dice: Any) -> Game:
 
 
 _ATOMS = (str, int, float, bool, type(None), frozenset)
+_ATOM_TYPES = frozenset(_ATOMS)
 
 
 def _copy(value: Any) -> Any:
-    """A deep copy of plain data and Unit pieces."""
-    if isinstance(value, _ATOMS):
+    """A deep copy of plain data and Unit pieces (containers of plain values, the
+    most of the state, are copied whole and only their other members one by one)."""
+    kind = type(value)
+    if kind in _ATOM_TYPES:
         return value
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [v if isinstance(v, _ATOMS) else _copy(v) for v in value]
-    if isinstance(value, set):
+    if kind is dict:
+        out = dict(value)
+        for k, v in out.items():
+            if type(v) not in _ATOM_TYPES:
+                out[k] = _copy(v)
+        return out
+    if kind is list:
+        return [v if type(v) in _ATOM_TYPES else _copy(v) for v in value]
+    if kind is set:
         return set(value)
-    if isinstance(value, tuple):
+    if kind is tuple:
         return tuple(_copy(v) for v in value)
-    if isinstance(value, Unit):
-        return _copy_unit(value)
+    if kind is Unit:
+        return value.copy()
     return copy.deepcopy(value)
-
-
-_SLOTS = Unit.__slots__
-_GET_SLOTS = attrgetter(*_SLOTS)
-
-
-def _copy_unit(unit: Unit) -> Unit:
-    new = object.__new__(Unit)
-    for slot, value in zip(_SLOTS, _GET_SLOTS(unit), strict=True):
-        setattr(new, slot, value)
-    return new
