@@ -19,7 +19,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .. import calendar
 from ..game import Game
+from ..turn import MARCH_LEVELS
 from .evaluate import _material, _Owner, _projected_amax, facts, worth
 
 WEIGHTS_FILE = Path(__file__).parent / "data" / "expert_weights.json"
@@ -31,9 +33,13 @@ NAMES = (
     "bias",               # a constant: the side that moves first is not the question here
     "amax_diff",          # Army Maximums (7.1): Union - Confederacy, after the mover's battles
     "amax_margin",        # how close the Confederacy is to an Army Maximum win (10.0), 0..4
+    "amax_close",         # the same, squared below a margin of 3: one city from losing
     "objectives",         # the seven cities (10.0) the Union holds, after the mover's battles
     "objectives_late",    # the same, times "time"
-    "time",               # 1 - turns left / 40: the South wins by lasting (10.0)
+    "time",               # 1 - turns left / 40: the South wins by lasting (10.0); 0 in a
+                          # game decided by the Army Maximums at its end
+    "ending",             # such a game (11.1, 11.3): the Army Maximum difference against
+                          # what the Union needs then, the more the nearer the end
     "material",           # worth of the pieces, Union - Confederacy
     "union_exposed",      # Union recruitment cities lost, or in reach of the enemy
     "south_exposed",      # Confederate cities and objectives lost, or in reach of the Union
@@ -46,8 +52,8 @@ NAMES = (
 
 #: Before any tuning: a hand-set judgement, also the prior the tuning pulls towards.
 PRIOR = {
-    "bias": 0.0, "amax_diff": 0.10, "amax_margin": -0.35, "objectives": 0.30,
-    "objectives_late": 0.6, "time": -1.5, "material": 0.05, "union_exposed": -0.25,
+    "bias": 0.0, "amax_diff": 0.10, "amax_margin": -0.35, "amax_close": -0.3, "objectives": 0.30,
+    "objectives_late": 0.6, "time": -1.5, "ending": 0.5, "material": 0.05, "union_exposed": -0.25,
     "south_exposed": 0.25, "washington": -0.8, "richmond": 0.4, "advance": 0.004,
     "entrenched": 0.01, "room": 0.01,
 }
@@ -88,16 +94,20 @@ def features(game: Game) -> list[float]:
     strength, pieces, entrenched = _strengths(game)
     owner = _Owner(game, strength)
     amax = _projected_amax(game, owner)
-    gone = max(0.0, 1.0 - (game.last_turn - game.turn) / 40.0)
+    ending = _amax_ending(game)
+    gone = 0.0 if ending else max(0.0, 1.0 - (game.last_turn - game.turn) / 40.0)
+    diff = amax["union"] - amax["confederate"]
     held = sum(owner[b] for b in facts(game.map).objectives)
     reach = _Reach(game, strength)
     return [
         1.0,
-        amax["union"] - amax["confederate"],
-        max(0.0, min(4.0, 4.0 - (amax["union"] - amax["confederate"]))),
+        diff,
+        max(0.0, min(4.0, 4.0 - diff)),
+        max(0.0, 3.0 - diff) ** 2,
         held,
         held * gone,
         gone,
+        _ending_margin(game, ending, diff),
         _material(game, strength, pieces),
         _exposure(game, strength, owner, reach, "union"),
         _exposure(game, strength, owner, reach, "confederate"),
@@ -110,6 +120,29 @@ def features(game: Game) -> list[float]:
 
 
 # ------------------------------------------------------------------ the terms
+def _amax_ending(game: Game) -> tuple[int, int] | None:
+    """When the game is decided by the Army Maximums at a set turn, that turn and
+    the smallest difference (Union - Confederacy) that wins it for the Union: the
+    Short Game's five (11.1), or the 03 (March) ending agreed under 11.3 (one
+    above its Historical Draw)."""
+    if game.scenario["id"] == "1861-short":
+        return game.last_turn, 5
+    for year, lowest in MARCH_LEVELS.items():
+        if f"11.3:{year}" in game.options:
+            return calendar.turn_of(year, 3), lowest + 4
+    return None
+
+
+def _ending_margin(game: Game, ending: tuple[int, int] | None, diff: float) -> float:
+    """How far the Union is above (or below) what it needs at that ending,
+    weighed by how near it is (full weight from four turns before it)."""
+    if ending is None:
+        return 0.0
+    end, needs = ending
+    near = min(1.0, max(0.0, 1.0 - (end - game.turn - 4) / 12.0))
+    return max(-6.0, min(6.0, diff - needs + 0.5)) * near
+
+
 def _strengths(game: Game) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, float]], float]:
     """Each side's worth in every occupied box with its entrenchment (for battle)
     and without (as pieces), and the entrenched worth, Union - Confederacy, in

@@ -6,13 +6,14 @@ the features, as chess engines' "Texel tuning" does).
 
 ``play`` has computer players of mixed levels play games of every scenario and writes
 each game (its actions and who won). ``fit`` replays them, measures the position at
-each Player Turn's start (judge.features) and finds the weights whose log-odds best predict those
-results (Newton's method on the log-likelihood), pulled towards the hand-set prior
-(judge.PRIOR) by a ridge penalty so that a feature the games say little about keeps
-its sensible sign. A fifth of the games (by number) is held out: the fit reports
-the log-loss there before (prior) and after, and keeps the weights only if they
-predict better. Game i depends only on the seed and i, so ``--first`` splits a run
-over several processes."""
+each Player Turn's start (judge.features) and finds the weights whose log-odds best
+predict those results (Newton's method on the log-likelihood), pulled towards the
+hand-set prior (judge.PRIOR) by a ridge penalty, every weight keeping its prior's
+sign (a feature the games say little about cannot turn into nonsense). The
+penalty's strength is the one whose weights best predict games they were not
+fitted to (five folds by game); the fit reports that log-loss beside the prior's
+and keeps the weights only if they predict better. Game i depends only on the seed
+and i, so ``--first`` splits a run over several processes."""
 from __future__ import annotations
 
 import argparse
@@ -21,17 +22,19 @@ import json
 import math
 import random
 import sys
+import zlib
 from typing import Any
 
 from ..game import new_game
 from .judge import NAMES, PRIOR, WEIGHTS_FILE, features
+from .expert import ExpertPlayer
 from .players import make_player
 
 #: The levels that play the Union and the Confederacy: the Union has to be played
 #: well for it to win at all (the seven cities, 10.0), so a game teaches something
 #: about the Union's chances only when a strong level plays it.
 PAIRINGS = (("hard", "normal"), ("hard", "hard"), ("hard", "easy"), ("expert", "hard"),
-            ("hard", "expert"), ("expert", "normal"), ("normal", "expert"), ("normal", "hard"))
+            ("hard", "expert"), ("expert", "normal"), ("expert", "expert"))
 SCENARIOS = ("1861", "1861", "1862", "1863", "1864", "1861-short")
 MAX_DECISIONS = 20_000
 
@@ -47,7 +50,7 @@ def play(games: int, seed: str, first: int, out: Any) -> None:
         scenario = rng.choice(SCENARIOS)
         dice = f"{seed}/{i}"
         g = new_game(scenario=scenario, seed=dice)
-        players = {"union": make_player(a, f"{dice}/u"), "confederate": make_player(b, f"{dice}/c")}
+        players = {"union": _player(a, f"{dice}/u"), "confederate": _player(b, f"{dice}/c")}
         actions: list[dict[str, Any]] = []
         marks = []
         seen = None
@@ -66,6 +69,14 @@ def play(games: int, seed: str, first: int, out: Any) -> None:
                               "confederate": b, "actions": actions, "marks": marks,
                               "y": 1 if g.result["winner"] == "union" else 0}) + "\n")
         out.flush()
+
+
+def _player(level: str, seed: str) -> Any:
+    """A level's player; the expert judges with the prior, so that the games of a
+    seed stay the same whatever weights are tuned from them later."""
+    if level == "expert":
+        return ExpertPlayer(seed, weights=tuple(PRIOR[name] for name in NAMES))
+    return make_player(level, seed)
 
 
 def positions(record: dict[str, Any]) -> list[dict[str, Any]]:
@@ -198,21 +209,36 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     return x
 
 
-def fit_files(paths: list[str], out: str, l2: list[float], command: str) -> int:
+def _cross_validated(rows: list[dict[str, Any]], l2: float, folds: int = 5) -> float:
+    """Mean log-loss on each fifth of the games of weights fitted to the rest."""
+    total = 0.0
+    for k in range(folds):
+        held = [r for r in rows if _fold(r) == k]
+        if held:
+            total += log_loss(held, fit([r for r in rows if _fold(r) != k], l2)) * len(held)
+    return total / len(rows)
+
+
+def _fold(row: dict[str, Any]) -> int:
+    return zlib.crc32(f"{row['seed']}/{row['game']}".encode()) % 5
+
+
+def fit_files(paths: list[str], out: str, l2: list[float], union_levels: list[str] | None, command: str) -> int:
     records = [json.loads(line) for path in paths for line in open(path, encoding="utf-8") if line.strip()]
+    if union_levels:
+        records = [r for r in records if r["union"] in union_levels]
     rows = [row for record in records for row in positions(record)]
-    held = [r for r in rows if r["game"] % 5 == 4]
-    train = [r for r in rows if r["game"] % 5 != 4]
     prior = [PRIOR[name] for name in NAMES]
-    # the ridge's strength: whichever predicts the held-out games best
-    losses = {strength: log_loss(held, fit(train, strength)) for strength in l2}
+    # the ridge's strength: whichever predicts held-out games best (five folds by
+    # game: a game's positions are never split between fitting and judging)
+    losses = {strength: _cross_validated(rows, strength) for strength in l2}
     chosen = min(losses, key=lambda k: losses[k])
-    w = fit(train, chosen)
-    before, after = log_loss(held, prior), losses[chosen]
+    w = fit(rows, chosen)
+    before, after = log_loss(rows, prior), losses[chosen]
     games = len({(r["seed"], r["game"]) for r in rows})
     print(f"{len(rows)} positions from {games} games; held-out log-loss by ridge strength: "
           + ", ".join(f"{k:g}: {v:.4f}" for k, v in losses.items()))
-    print(f"chosen {chosen:g}; held-out log-loss: prior {before:.4f}, tuned {after:.4f}")
+    print(f"chosen {chosen:g}; log-loss: prior {before:.4f}, tuned (held-out games) {after:.4f}")
     for name, v in zip(NAMES, w, strict=True):
         print(f"  {name:16} {PRIOR[name]:+9.4f} -> {v:+9.4f}")
     if after >= before:
@@ -221,7 +247,7 @@ def fit_files(paths: list[str], out: str, l2: list[float], command: str) -> int:
     record = {"weights": dict(zip(NAMES, (round(v, 6) for v in w), strict=True)),
               "made_by": command, "date": datetime.date.today().isoformat(),
               "positions": len(rows), "games": games, "ridge": chosen,
-              "held_out_log_loss": {"prior": round(before, 5), "tuned": round(after, 5)}}
+              "log_loss": {"prior": round(before, 5), "tuned_cross_validated": round(after, 5)}}
     with open(out, "w", encoding="utf-8") as fh:
         json.dump(record, fh, indent=1, sort_keys=True)
         fh.write("\n")
@@ -238,16 +264,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", required=True)
     f = sub.add_parser("fit", help="weights from positions files")
     f.add_argument("files", nargs="+")
-    f.add_argument("--l2", type=float, nargs="+", default=[1.0, 10.0, 100.0, 1000.0],
+    f.add_argument("--l2", type=float, nargs="+", default=[0.3, 3.0, 30.0, 300.0],
                    help="ridge strengths to try (the best on the held-out games is kept)")
     f.add_argument("--out", default=str(WEIGHTS_FILE))
+    f.add_argument("--union-levels", nargs="*", default=None,
+                   help="only games whose Union was played by these levels (a weakly played Union "
+                        "loses whatever the position, and so teaches nothing about its chances)")
     args = parser.parse_args(argv)
     if args.command == "play":
         with open(args.out, "a", encoding="utf-8") as out:
             play(args.games, args.seed, args.first, out)
         return 0
     command = "python -m rules_engine.ai.tune " + " ".join(argv if argv is not None else sys.argv[1:])
-    return fit_files(args.files, args.out, args.l2, command)
+    return fit_files(args.files, args.out, args.l2, args.union_levels, command)
 
 
 if __name__ == "__main__":
