@@ -89,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     lp.add_argument("--out", metavar="FILE", help="write the ladder as JSON to FILE")
     lp.add_argument("--jobs", type=int, default=1, help="pairings played side by side (processes)")
     lp.add_argument("--merge", nargs="+", default=[], metavar="FILE",
-                    help="add the pairings of earlier ladder files (parts of a split ladder) before the fit")
+                    help="add the pairings of earlier ladder files (parts of a split ladder) or the results "
+                         "of matches (the JSON line of `match`) before the fit")
     vp = sub.add_parser("verify", help="check a game record: seed, every die, every action")
     vp.add_argument("record", help="JSON file: header, events, seed (once revealed)")
     sub.add_parser("build-native", help="compile the engine to C (needs Cython and a C compiler)")
@@ -148,8 +149,9 @@ def ladder(args: argparse.Namespace, argv: list[str]) -> int:
     for path in args.merge:
         with open(path, encoding="utf-8") as fh:
             part = json.load(fh)
-        earlier += part["pairings"]
-        if args.games == 0 and path == args.merge[0]:     # a merge alone: the parts' settings
+        # a ladder file's pairings, or one match's result (python -m rules_engine match)
+        earlier += part["pairings"] if "pairings" in part else [part]
+        if args.games == 0 and path == args.merge[0] and "pairings" in part:     # a merge alone: the parts' settings
             args.scenario, args.options, args.seed = part["scenario"], part["options"], part["seed"]
     results = play_ladder(levels, args.games, args.scenario, args.options, args.seed, args.first,
                           args.jobs) if args.games > 0 else []

@@ -1,9 +1,10 @@
 """After the game: the expert's judgement of a finished (or running) game, turn by
 turn, as the Union's chance to win, for the evaluation graph beside the move list.
 
-A point is taken at the start of every Player Turn (the ``player_turn`` event) and
-at the end of the game; ``at`` is the number of events up to that point, so a
-client shows the position by replaying that many events."""
+A point is taken at the start (the game's first Player Turn has no event of its
+own), at the start of every later Player Turn (its ``player_turn`` event) and at
+the end; ``at`` is the number of events up to that point, so a client shows the
+position by replaying that many events."""
 from __future__ import annotations
 
 from typing import Any
@@ -14,10 +15,9 @@ from .shadow import Shadow
 
 def evaluation_curve(header: dict[str, Any], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``[{"at", "turn", "side", "union": chance 0..1}, ...]`` in event order."""
-    marks = [i for i, e in enumerate(events) if e.get("type") == "player_turn"]
-    if not events or marks[-1:] != [len(events)]:
-        marks.append(len(events))
-    shadow = Shadow(header, events[:marks[0]] if marks else [])
+    turns = [i for i, e in enumerate(events) if e.get("type") == "player_turn"]
+    marks = sorted({0, *turns, len(events)})
+    shadow = Shadow(header, [])
     points = []
     for at in marks:
         game = shadow.sync(events[:at])

@@ -183,3 +183,15 @@ def test_ladder_in_two_processes_plays_the_same_games():
         return [(p["a"], p["b"], p["wins"], p["quality"])
                 for p in play_ladder(["random", "greedy", "easy"], 1, "1861-short", seed="jobs", jobs=jobs)]
     assert results(2) == results(1)
+
+
+def test_ladder_merges_a_match_result(tmp_path, capsys):
+    assert main(["match", "--a", "greedy", "--b", "random", "--games", "2", "--scenario", "1861-short",
+                 "--seed", "merge", "--no-quality"]) == 0
+    match_file = tmp_path / "match.json"
+    match_file.write_text(capsys.readouterr().out)
+    out = tmp_path / "ladder.json"
+    assert main(["ladder", "--games", "0", "--merge", str(match_file), "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert set(report["elo"]) == {"greedy", "random"}
+    assert report["pairings"][0]["games"] == 2
