@@ -145,7 +145,7 @@ def ladder(args: argparse.Namespace, argv: list[str]) -> int:
     if unknown or len(set(levels)) != len(levels):
         print(f"levels must be distinct, out of: {', '.join(LEVELS)}", file=sys.stderr)
         return 2
-    earlier = []
+    earlier: list[dict] = []
     for path in args.merge:
         with open(path, encoding="utf-8") as fh:
             part = json.load(fh)

@@ -16,6 +16,7 @@ positions looked at, never by the clock."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import IllegalAction
@@ -29,7 +30,7 @@ from .shadow import SampledDice, Shadow, clone
 #: the game, the March's actions and an evaluation: about half a millisecond).
 NODE_BUDGET = 1500
 #: Plans kept after each March.
-BEAM_WIDTH = 3
+BEAM_WIDTH = 4
 #: Actions that belong to an open March (or end the segment): the planner makes
 #: them itself as part of a March, never as steps of their own.
 _WITHIN_A_MARCH = frozenset(("move", "entrench", "end_march", "end_movement", "move_leader"))
@@ -64,9 +65,11 @@ class ExpertPlayer(Player):
     name = "expert"
 
     def __init__(self, seed: Any = 0, weights: tuple[float, ...] | None = None,
-                 budget: int = NODE_BUDGET, beam: int = BEAM_WIDTH, samples: int = 3):
+                 budget: int = NODE_BUDGET, beam: int = BEAM_WIDTH, samples: int = 3,
+                 judgement: Callable[[Game, str], float] | None = None):
         super().__init__(seed)
         self.weights = weights
+        self.judgement = judgement
         self.budget, self.beam, self.samples = budget, beam, samples
         self.intent = _Intent()
         self.shadow: Shadow | None = None
@@ -89,6 +92,8 @@ class ExpertPlayer(Player):
         return self._one_step(base, actions)
 
     def _value(self, g: Game, side: str) -> float:
+        if self.judgement is not None:
+            return self.judgement(g, side)
         return judge(g, side, self.weights)
 
     def _mirror(self, game: Game) -> Game:
@@ -215,24 +220,34 @@ class ExpertPlayer(Player):
     def _marches(self, g: Game, side: str) -> list[list[dict[str, Any]]]:
         """Candidate Marches: for every box that may be activated, its stack (all
         that can go, or all but a garrison) to each box it can reach, and digging
-        in; each sea move or invasion on its own. Best-looking first."""
+        in; each sea move or invasion on its own; and converging attacks: the
+        stacks of two or three boxes into one enemy box, as consecutive Marches
+        (the first half of such an attack alone looks like a lost battle, so a
+        search that judges after every March would never start one)."""
         marches: list[list[dict[str, Any]]] = []
+        strikes: dict[str, list[list[dict[str, Any]]]] = {}
         for a in g.legal_actions():
             if a["type"] == "activate":
-                marches.extend(self._marches_from(g, a["box"], side))
+                for march, end in self._marches_from(g, a["box"], side):
+                    marches.append(march)
+                    if end is not None and g._enemy_in(end, side):
+                        strikes.setdefault(end, []).append(march)
             elif a["type"] not in _WITHIN_A_MARCH:
                 marches.append([a])               # a sea move, invasion, break-out, refit...
+        for parts in strikes.values():
+            marches.extend(_converging(parts, g.marches))
         return marches
 
-    def _marches_from(self, g: Game, box: str, side: str) -> list[list[dict[str, Any]]]:
+    def _marches_from(self, g: Game, box: str, side: str) -> list[tuple[list[dict[str, Any]], str | None]]:
+        """The Marches of ``box``'s stack, each with the box it goes to (None: it
+        stays and digs in)."""
         activated = clone(g, SampledDice(self.rng))
         activated.apply({"type": "activate", "box": box})
         if activated.active != box:
             return []
-        legal = activated.legal_actions()
         by_end: dict[str, dict[str, dict[str, Any]]] = {}
         digs = []
-        for a in legal:
+        for a in activated.legal_actions():
             if a["type"] == "move":
                 routes = by_end.setdefault(a["path"][-1], {})
                 if a["unit"] not in routes or _better_route(a, routes[a["unit"]]):
@@ -242,16 +257,32 @@ class ExpertPlayer(Player):
         activate = {"type": "activate", "box": box}
         units = activated.units
         keep = _garrison(activated, box, side)
-        out = []
-        for routes in by_end.values():
+        out: list[tuple[list[dict[str, Any]], str | None]] = []
+        for end, routes in by_end.items():
             movers = sorted(routes.values(), key=lambda m: -_unit_value(units[m["unit"]]))
-            out.append([activate, *movers, {"type": "end_march"}])
+            out.append(([activate, *movers, {"type": "end_march"}], end))
             staying = len(activated.at[box]) - len(movers)
             if keep > staying and len(movers) > keep - staying:
-                out.append([activate, *movers[:len(movers) - (keep - staying)], {"type": "end_march"}])
+                out.append(([activate, *movers[:len(movers) - (keep - staying)], {"type": "end_march"}], end))
         if digs:
-            out.append([activate, *digs, {"type": "end_march"}])
+            out.append(([activate, *digs, {"type": "end_march"}], None))
         return out
+
+
+def _converging(parts: list[list[dict[str, Any]]], marches_left: int) -> list[list[dict[str, Any]]]:
+    """Two or three Marches from different boxes into the same enemy box, played one
+    after the other: the whole of each stack first, the biggest stacks first."""
+    whole: dict[str, list[dict[str, Any]]] = {}
+    for march in parts:
+        box = march[0]["box"]
+        if box not in whole or len(march) > len(whole[box]):
+            whole[box] = march
+    stacks = sorted(whole.values(), key=len, reverse=True)
+    out = []
+    for n in (2, 3):
+        if len(stacks) >= n and marches_left >= n:
+            out.append([action for march in stacks[:n] for action in march])
+    return out
 
 
 def _better_route(a: dict[str, Any], b: dict[str, Any]) -> bool:

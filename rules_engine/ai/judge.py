@@ -22,7 +22,8 @@ from typing import Any
 from .. import calendar
 from ..game import Game
 from ..turn import MARCH_LEVELS
-from .evaluate import _material, _Owner, _projected_amax, facts, worth
+from ..data import unit_type
+from .evaluate import _projected_amax, facts, worth
 
 WEIGHTS_FILE = Path(__file__).parent / "data" / "expert_weights.json"
 
@@ -41,8 +42,10 @@ NAMES = (
     "ending",             # such a game (11.1, 11.3): the Army Maximum difference against
                           # what the Union needs then, the more the nearer the end
     "material",           # worth of the pieces, Union - Confederacy
-    "union_exposed",      # Union recruitment cities lost, or in reach of the enemy
-    "south_exposed",      # Confederate cities and objectives lost, or in reach of the Union
+    "union_lost",         # shield value of the Union's recruitment cities the enemy holds
+    "union_threatened",   # ... and of those it holds that the enemy can reach, by the danger
+    "south_lost",         # the same for the Confederacy's cities and the objectives (3 each)
+    "south_threatened",
     "washington",         # danger to Washington (10.0: its loss ends the game)
     "richmond",           # Union force within reach of Richmond against its defenders
     "advance",            # Union force near the objectives it lacks
@@ -53,9 +56,9 @@ NAMES = (
 #: Before any tuning: a hand-set judgement, also the prior the tuning pulls towards.
 PRIOR = {
     "bias": 0.0, "amax_diff": 0.10, "amax_margin": -0.35, "amax_close": -0.3, "objectives": 0.30,
-    "objectives_late": 0.6, "time": -1.5, "ending": 0.5, "material": 0.05, "union_exposed": -0.25,
-    "south_exposed": 0.25, "washington": -0.8, "richmond": 0.4, "advance": 0.004,
-    "entrenched": 0.01, "room": 0.01,
+    "objectives_late": 0.6, "time": -1.5, "ending": 0.5, "material": 0.05,
+    "union_lost": -0.25, "union_threatened": -0.15, "south_lost": 0.25, "south_threatened": 0.05,
+    "washington": -0.8, "richmond": 0.4, "advance": 0.004, "entrenched": 0.01, "room": 0.01,
 }
 
 
@@ -92,7 +95,8 @@ def judge(game: Game, side: str, weights: tuple[float, ...] | None = None) -> fl
 def features(game: Game) -> list[float]:
     """The position measured feature by feature (see NAMES)."""
     strength, pieces, entrenched = _strengths(game)
-    owner = _Owner(game, strength)
+    odds = _battle_odds(game)
+    owner = _Owner(game, odds)
     amax = _projected_amax(game, owner)
     ending = _amax_ending(game)
     gone = 0.0 if ending else max(0.0, 1.0 - (game.last_turn - game.turn) / 40.0)
@@ -108,15 +112,102 @@ def features(game: Game) -> list[float]:
         held * gone,
         gone,
         _ending_margin(game, ending, diff),
-        _material(game, strength, pieces),
-        _exposure(game, strength, owner, reach, "union"),
-        _exposure(game, strength, owner, reach, "confederate"),
+        _material(pieces, odds),
+        *_exposure(game, strength, owner, reach, "union"),
+        *_exposure(game, strength, owner, reach, "confederate"),
         _capital_danger(game, strength, reach, "union"),
         _capital_danger(game, strength, reach, "confederate"),
         _advance(game, pieces),
         entrenched,
         _room(game),
     ]
+
+
+# ------------------------------------------------------------------ battles
+#: The defender fires first in every round (5.0): worth about a tenth more fire.
+FIRST_FIRE = 1.1
+#: How sharply the odds follow the ratio of fighting strengths: the more hits the
+#: battle holds, the less luck decides it (fitted to battles played out on copies
+#: by quality.battle_odds, from one against one to ten against six: within about
+#: 0.1 of theirs).
+SHARPNESS_BASE, SHARPNESS_PER_ROOT_HIT = 1.2, 0.65
+
+
+def _battle_odds(game: Game) -> dict[str, float]:
+    """The Union's chance to win each battle box (a box holding both sides), by
+    Lanchester's square law on the units' fire (5.1: a hit on a roll at or under
+    the Combat Value, one less against entrenched or Crack Infantry targets, 5.31,
+    5.32) and their hits to kill (two a full unit, one a reduced), the defender
+    firing first. The side whose Player Turn it is attacks."""
+    out = {}
+    units = game.units
+    for box in game._contested_boxes():
+        side_units: dict[str, list[Any]] = {"union": [], "confederate": []}
+        for uid in game.at[box]:
+            u = units[uid]
+            side_units[u.side].append(u)
+        attacker = game.side
+        defender = "confederate" if attacker == "union" else "union"
+        attack = _fighting_strength(side_units[attacker], side_units[defender])
+        defence = _fighting_strength(side_units[defender], side_units[attacker]) * FIRST_FIRE
+        if attack <= 0.0:
+            p = 0.0
+        elif defence <= 0.0:
+            p = 1.0
+        else:
+            hits = sum(1 if u.red else 2 for u in side_units["union"] + side_units["confederate"])
+            r = (attack / defence) ** (SHARPNESS_BASE + SHARPNESS_PER_ROOT_HIT * math.sqrt(hits))
+            p = r / (1.0 + r)
+        out[box] = p if attacker == "union" else 1.0 - p
+    return out
+
+
+def _fighting_strength(firing: list[Any], targets: list[Any]) -> float:
+    """Expected hits a round times hits it takes to destroy the side."""
+    if not firing or not targets:
+        return 0.0
+    malus = sum((1 if t.ent else 0) - unit_type(t.type)["defense"] for t in targets) / len(targets)
+    fire = sum(max(0.0, unit_type(u.type)["combat"] - malus) for u in firing) / 6.0
+    toughness = sum(1 if u.red else 2 for u in firing)
+    return fire * toughness
+
+
+class _Owner(dict):
+    """The Union's share (0..1) of each box once the moving side's combat is over:
+    boxes the mover alone holds change hands (8.0), battles go by their odds.
+    Boxes without pieces of the mover keep their controller."""
+
+    def __init__(self, game: Game, odds: dict[str, float]):
+        super().__init__()
+        self.game = game
+        mover = game.side
+        for box, p_union in odds.items():
+            taken = 1.0 if mover == "union" else 0.0
+            mover_wins = p_union if mover == "union" else 1.0 - p_union
+            self[box] = mover_wins * taken + (1.0 - mover_wins) * self._now(box)
+        for box in game._held[mover]:
+            if box not in odds:
+                self[box] = 1.0 if mover == "union" else 0.0
+
+    def _now(self, box: str) -> float:
+        return 1.0 if self.game.controller(box) == "union" else 0.0
+
+    def __missing__(self, box: str) -> float:
+        return self._now(box)
+
+
+def _material(pieces: dict[str, dict[str, float]], odds: dict[str, float]) -> float:
+    """Worth of the pieces, Union - Confederacy; in a battle the loser is counted
+    at half (it retreats or is destroyed) and the winner at three quarters."""
+    total = 0.0
+    for box, cell in pieces.items():
+        u, c = cell["union"], cell["confederate"]
+        p = odds.get(box)
+        if p is not None:
+            u *= 0.5 + 0.25 * p
+            c *= 0.5 + 0.25 * (1.0 - p)
+        total += u - c
+    return total
 
 
 # ------------------------------------------------------------------ the terms
@@ -187,29 +278,28 @@ class _Reach:
         return total
 
 
-def _exposure(game: Game, strength: dict, owner: dict, reach: _Reach, side: str) -> float:
+def _exposure(game: Game, strength: dict, owner: dict, reach: _Reach, side: str) -> tuple[float, float]:
     """Shield value of ``side``'s recruitment cities (for the Confederacy also the
-    objectives, worth 3 each) lost or likely lost: a city the enemy holds (after
-    the mover's battles) counts in full, one it can reach by the danger to it
-    (enemy strength in reach against the defenders, 0..1). Taking a city is then
-    always worth more than threatening it."""
+    objectives, worth 3 each) the enemy holds after the mover's battles, and of
+    those it does not hold but can reach, each by its danger (enemy strength in
+    reach against the defenders, 0..1). Kept apart: a taken city is sure, a
+    threat only a chance, and a raiding stack threatens many cities at once."""
     enemy = "confederate" if side == "union" else "union"
     f = facts(game.map)
     cities = list(f.shields[side])
     if side == "confederate":
         cities += [(b, 3) for b in f.objectives]
-    total = 0.0
+    lost = threatened = 0.0
     for box, value in cities:
         held = owner[box] if side == "union" else 1.0 - owner[box]
         if game.controller(box) is None and held == 0.0:
             continue                                 # neutral and untouched (4.12)
+        lost += value * (1.0 - held)
         attackers = reach(box, enemy)
-        danger = 0.0
-        if attackers > 0.0:
+        if attackers > 0.0 and held > 0.0:
             defenders = strength.get(box, {}).get(side, 0.0) * 1.3
-            danger = attackers / (attackers + defenders + 1.0)
-        total += value * ((1.0 - held) + held * danger)
-    return total
+            threatened += value * held * attackers / (attackers + defenders + 1.0)
+    return lost, threatened
 
 
 def _capital_danger(game: Game, strength: dict, reach: _Reach, side: str) -> float:

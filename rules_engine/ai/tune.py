@@ -8,8 +8,9 @@ the features, as chess engines' "Texel tuning" does).
 each game (its actions and who won). ``fit`` replays them, measures the position at
 each Player Turn's start (judge.features) and finds the weights whose log-odds best
 predict those results (Newton's method on the log-likelihood), pulled towards the
-hand-set prior (judge.PRIOR) by a ridge penalty, every weight keeping its prior's
-sign (a feature the games say little about cannot turn into nonsense). The
+hand-set prior (judge.PRIOR) by a ridge penalty, every weight within a factor of
+four of its prior (a feature the games say little about can neither turn into
+nonsense nor vanish). The
 penalty's strength is the one whose weights best predict games they were not
 fitted to (five folds by game); the fit reports that log-loss beside the prior's
 and keeps the weights only if they predict better. Game i depends only on the seed
@@ -91,26 +92,39 @@ def positions(record: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+#: How far the fit may move a weight from its prior: a factor each way. The games
+#: of a few dozen self-play matches cannot tell everything apart (a feature that
+#: always moves with another, a cause rare in the games), and a weight of zero
+#: would make the expert blind to it in play (no worth in its pieces, say).
+RANGE = 4.0
+
+
 def fit(rows: list[dict[str, Any]], l2: float = 1.0, iterations: int = 50) -> list[float]:
     """Weights maximising the log-likelihood of the results, minus a ridge penalty
     ``l2`` * (positions / 1000) * sum((w - prior)^2 * variance of the feature) (the
-    bias is free), each weight keeping the sign of its prior: more objectives never
-    hurt the Union, whatever the games of one strength happened to show. A weight
-    that would change sign is held at zero and the rest fitted again."""
+    bias is free), each weight between a RANGE-th of its prior and RANGE times it
+    (so it keeps its sign: more objectives never hurt the Union, whatever the games
+    of one strength happened to show). A weight that would leave its range is held
+    at the bound it crossed and the rest fitted again."""
     prior = [PRIOR[name] for name in NAMES]
-    held: set[int] = set()
+    held: dict[int, float] = {}
     while True:
         w = _newton(rows, l2, iterations, held)
-        wrong = {j for j, (a, b) in enumerate(zip(w, prior, strict=True))
-                 if NAMES[j] != "bias" and j not in held and a * b < 0}
-        if not wrong:
+        out = {j: _clamp(v, prior[j]) for j, v in enumerate(w)
+               if NAMES[j] != "bias" and j not in held and _clamp(v, prior[j]) != v}
+        if not out:
             return w
-        held |= wrong
+        held.update(out)
 
 
-def _newton(rows: list[dict[str, Any]], l2: float, iterations: int, held: set[int]) -> list[float]:
+def _clamp(value: float, prior: float) -> float:
+    low, high = sorted((prior / RANGE, prior * RANGE))
+    return min(high, max(low, value))
+
+
+def _newton(rows: list[dict[str, Any]], l2: float, iterations: int, held: dict[int, float]) -> list[float]:
     """Newton's method from the prior, each step halved until it improves; the
-    weights in ``held`` stay at zero."""
+    weights in ``held`` stay at the values given."""
     prior = [PRIOR[name] for name in NAMES]
     xs = [r["x"] for r in rows]
     ys = [r["y"] for r in rows]
@@ -121,7 +135,7 @@ def _newton(rows: list[dict[str, Any]], l2: float, iterations: int, held: set[in
         return (log_loss(rows, w) * len(rows)
                 + 0.5 * sum(p * (a - b) ** 2 for p, a, b in zip(penalty, w, prior, strict=True)))
 
-    w = [0.0 if j in held else v for j, v in enumerate(prior)]
+    w = [held.get(j, v) for j, v in enumerate(prior)]
     current = loss(w)
     for _ in range(iterations):
         grad, hess = _gradient_and_hessian(xs, ys, w, penalty, prior)

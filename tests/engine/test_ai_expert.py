@@ -125,7 +125,7 @@ def test_the_fit_recovers_the_weights_that_made_the_results():
         x = [1.0] + [rng.uniform(0, 5) for _ in NAMES[1:]]
         p = 1.0 / (1.0 + 2.718281828 ** -sum(a * b for a, b in zip(true, x)))
         rows.append({"game": game, "x": x, "y": 1 if rng.random() < p else 0})
-    w = fit(rows, l2=0.0)
+    w = fit(rows, l2=0.0)  # the true weights lie within the range of the prior
     assert w[NAMES.index("objectives")] == pytest.approx(0.8, abs=0.1)
     assert log_loss(rows, w) < log_loss(rows, [0.0] * len(NAMES))
 
@@ -149,3 +149,18 @@ def test_a_recorded_game_gives_one_position_per_player_turn_with_its_result():
     assert len(rows) == len(marks) == 1 + sum(1 for e in g.events if e["type"] == "player_turn")
     assert {r["y"] for r in rows} == {record["y"]}
     assert all(len(r["x"]) == len(NAMES) for r in rows)
+
+
+@pytest.mark.parametrize("attackers, defenders, low, high", [
+    (["VI"], ["MI"], 0.55, 0.70),               # exactly 5/8 (quality.battle_odds's duel)
+    (["VI"] * 3, ["MI"] * 4, 0.15, 0.40),       # even worth, but the defender fires first
+    (["VI"] * 6, ["MI"] * 4, 0.90, 1.00),       # massed: no longer a gamble
+    (["VI"] * 4, ["CI*"] * 3, 0.00, 0.20),      # entrenched Crack Infantry (5.31, 5.32)
+])
+def test_battle_odds_follow_the_battles_as_played(attackers, defenders, low, high):
+    from rules_engine.ai.judge import _battle_odds
+    g = rules_engine.from_position({
+        "scenario": "1861", "turn": 12, "side": "union", "phase": "movement", "marches": 1,
+        "units": {"union": {"memphis": attackers, "washington": ["MI"]},
+                  "confederate": {"memphis": defenders, "richmond": ["MI"]}}})
+    assert low <= _battle_odds(g)["memphis"] <= high
