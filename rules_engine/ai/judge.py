@@ -37,6 +37,7 @@ NAMES = (
     "amax_close",         # the same, squared below a margin of 3: one city from losing
     "objectives",         # the seven cities (10.0) the Union holds, after the mover's battles
     "objectives_late",    # the same, times "time"
+    "objectives_close",   # the same, squared above four: a city or two from winning
     "time",               # 1 - turns left / 40: the South wins by lasting (10.0); 0 in a
                           # game decided by the Army Maximums at its end
     "ending",             # such a game (11.1, 11.3): the Army Maximum difference against
@@ -55,8 +56,8 @@ NAMES = (
 
 #: Before any tuning: a hand-set judgement, also the prior the tuning pulls towards.
 PRIOR = {
-    "bias": 0.0, "amax_diff": 0.10, "amax_margin": -0.35, "amax_close": -0.3, "objectives": 0.30,
-    "objectives_late": 0.6, "time": -1.5, "ending": 0.5, "material": 0.05,
+    "bias": 0.0, "amax_diff": 0.10, "amax_margin": -0.35, "amax_close": -0.3, "objectives": 0.60,
+    "objectives_late": 0.6, "objectives_close": 2.0, "time": -1.5, "ending": 0.5, "material": 0.2,
     "union_lost": -0.25, "union_threatened": -0.15, "south_lost": 0.25, "south_threatened": 0.05,
     "washington": -0.8, "richmond": 0.4, "advance": 0.004, "entrenched": 0.01, "room": 0.01,
 }
@@ -110,6 +111,7 @@ def features(game: Game) -> list[float]:
         max(0.0, 3.0 - diff) ** 2,
         held,
         held * gone,
+        max(0.0, held - 4.0) ** 2,
         gone,
         _ending_margin(game, ending, diff),
         _material(pieces, odds),
