@@ -26,7 +26,9 @@ from rules_engine import native
 from . import __version__
 from .accounts.auth import Accounts
 from .admin import disputes, integrity, replay
+from .computer.analysis import Analyses
 from .computer.players import ComputerPlayers
+from .computer.pool import ThinkingPool
 from .core import errors
 from .core.clock import Clock
 from .core.config import Settings
@@ -81,6 +83,7 @@ class Services:
     integrity: integrity.PeriodicCheck
     limiter: RateLimiter
     computer: ComputerPlayers
+    analyses: Analyses
 
 
 def _in_order(*hooks: Callable[..., None]) -> Callable[..., None]:
@@ -100,7 +103,9 @@ def build_services(settings: Settings) -> Services:
     deadlines = Deadlines(clock, notices_, settings.vacation_days_per_year, settings.reminder_hours)
     # in each append transaction: notices, and the clocks of by-turn games
     computer_players = ComputerPlayers(games, settings.computer_delay_seconds, settings.computer_sweep_seconds,
-                                       settings.computer_threads)
+                                       settings.computer_threads,
+                                       ThinkingPool(settings.computer_processes, settings.computer_nice,
+                                                    settings.computer_games_per_worker))
     notices_.clocks = deadlines  # deadlines in mails
     notices_.online = functools.partial(side_online, hub)  # players with the game open get no mail
     notifier = Notifier(notices_, games, hub, deadline_hook=deadlines.on_append,
@@ -111,7 +116,7 @@ def build_services(settings: Settings) -> Services:
     worker = Worker(db, settings, clock, notices_, deadlines, games=games, send=settings.mail_worker, timers=True)
     return Services(settings, db, clock, notices_, games, hub, Accounts(db, settings.secret_key, settings.session_days),
                     deadlines, worker, integrity.PeriodicCheck(db, settings.integrity_check_seconds),
-                    RateLimiter(parse_limits(settings.rate_limits)), computer_players)
+                    RateLimiter(parse_limits(settings.rate_limits)), computer_players, Analyses(computer_players))
 
 
 def freeze_startup_objects() -> None:

@@ -3,6 +3,9 @@
 import { api, el, showError } from "./api.js";
 import { t } from "./i18n.js";
 
+// the levels a left seat may go to (app.computer.levels)
+const LEVEL_NAMES = { easy: t("Easy"), normal: t("Normal"), hard: t("Hard"), expert: t("Expert") };
+
 const form = document.getElementById("play-computer");
 if (form) {
   form.addEventListener("submit", async (ev) => {
@@ -40,7 +43,7 @@ if (tools && bootEl) {
           // names); it fills them in while this event is dispatched (synchronously)
           const ask = { action: h.action, words: "" };
           tools.dispatchEvent(new CustomEvent("describe-action", { detail: ask }));
-          out.textContent = t("The hard level would play: {action}", { action: ask.words || h.action.type });
+          out.textContent = t("The expert level would play: {action}", { action: ask.words || h.action.type });
         } catch (e) { out.textContent = e.message; }
       } }, t("Hint")), out);
       tools.hidden = false;
@@ -48,12 +51,14 @@ if (tools && bootEl) {
       // rarely needed, so out of the prompt bar (where it would take height from the map):
       // beside the game's details, and the server says when it is too early
       const place = document.getElementById("takeover-tools");
+      const level = el("select", { "aria-label": t("Level of the computer") },
+        ...Object.entries(LEVEL_NAMES).map(([id, name]) => el("option", { value: id, selected: id === "normal" }, name)));
       place.append(`${t("Opponent gone?")} `, el("button", { type: "button", class: "linkish", title: t("When your opponent has left: their time is up, or a live game waits for them for several minutes"), onclick: async () => {
         try {
-          await api(`/api/games/${encodeURIComponent(g.id)}/computer-takeover`, { level: "normal" });
+          await api(`/api/games/${encodeURIComponent(g.id)}/computer-takeover`, { level: level.value });
           location.reload();
         } catch (e) { out.textContent = e.message; }
-      } }, t("Let the computer take their seat")), " ", out);
+      } }, t("Let the computer take their seat")), " ", level, " ", out);
       place.hidden = false;
     }
   }

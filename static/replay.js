@@ -9,6 +9,7 @@ import { Describer } from "./log.js";
 import { foldFrames } from "./game-state.js";
 import { WORDS, phaseName, sideName, statusWords } from "./words.js";
 import { t, tn } from "./i18n.js";
+import { markPosition, showAnalysis } from "./analysis.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const $ = (id) => document.getElementById(id);
@@ -76,6 +77,11 @@ function start(b) {
   go(want ? indexOfSeq(want) : R.events.length - 1);
   document.body.dataset.ready = "1";
   if (g.seed) verifyDice(g.seed, g.seed_commitment);
+  // once the game is over, everyone sees the expert's evaluation; a point steps here
+  if (boot.game_id && (g.status === "finished" || g.status === "aborted")) {
+    showAnalysis($("analysis"), boot.game_id, { sideName, href: (p) => `#seq=${p.seq}`, pick: (p) => go(indexOfSeq(p.seq)) })
+      .then(() => markPosition($("analysis"), R.events[R.cur].seq));
+  }
 }
 
 // ---------------------------------------------------------------------------- log
@@ -175,6 +181,7 @@ function go(i) {
     + (e.status !== "effective" ? ` · ${eventStatus(e.status)}` : "");
   if ($("dispute-seq")) $("dispute-seq").textContent = e.seq;
   history.replaceState(null, "", `#seq=${e.seq}`);
+  markPosition($("analysis"), e.seq);
   metrics.stepMs.push(performance.now() - t0);
 }
 

@@ -1,37 +1,39 @@
 """The computer players of the site (rules_engine.ai) seated in games like people.
 
-Each level (easy, normal, hard) is one account of kind "computer" ("Computer (hard)"):
-a game against the computer has that account in one seat. When a published change
-leaves a game waiting for a computer seat, the move is made after a short delay through
-GameService.act, the same command path as a person's (recorded as that seat's action,
-sent to watchers, replayed and exported like any other). The player decides from the
-public record only (header and events, never the seed). A sweep in each process finds
-games waiting for the computer after a restart or a missed change.
+Each level (easy, normal, hard, expert: app.computer.levels) is one account of kind
+"computer" ("Computer (expert)"): a game against the computer has that account in one
+seat. When a published change leaves a game waiting for a computer seat, the move is made
+through GameService.act, the same command path as a person's (recorded as that seat's
+action, sent to watchers, replayed and exported like any other), at least
+`delay_seconds` after the change. The player decides from the public record only
+(header and events, never the seed), in a worker process (app.computer.pool): its search
+never holds up the event loop, nor other games' commands. A sweep in each process finds
+games waiting for the computer after a restart, a missed change or a worker that died.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from sqlalchemy import and_, insert, or_, select
 from sqlalchemy.exc import IntegrityError
-
-import rules_engine
-from rules_engine.ai import make_player
 
 from ..core.errors import ApiError
 from ..games.records import SIDES, Change
 from ..games.service import GameService
 from ..i18n import N_
 from ..models import Game, User, table, utcnow
+from .levels import HINT_LEVEL, LEVELS
+from .pool import ThinkingPool
 
 log = logging.getLogger("app.computer")
 
-LEVELS = ("easy", "normal", "hard")
-HINT_LEVEL = "hard"
 T_USERS, T_GAMES = table(User), table(Game)
+__all__ = ["ComputerPlayers", "HINT_LEVEL", "LEVELS", "account_name"]
 
 
 def account_name(level: str) -> str:
@@ -39,18 +41,20 @@ def account_name(level: str) -> str:
     return f"Computer ({level})"
 
 
-def decide(level: str, seed: str, header: dict, events: list[dict]) -> dict:
-    """The level's decision on a copy of the game rebuilt from its record (no seed)."""
-    return make_player(level, seed=seed).choose(rules_engine.replay(header, events))
+def player_key(gid: str, level: str, side: str, purpose: str = "seat") -> str:
+    """The player object that decides for one seat of one game (its seed, and its place
+    in the worker's memory): the same one from decision to decision."""
+    return f"{purpose}:{gid}:{level}:{side}"
 
 
 class ComputerPlayers:
     def __init__(self, games: GameService, delay_seconds: float = 0.6, sweep_seconds: float = 5.0,
-                 threads: int = 2):
+                 threads: int = 2, pool: ThinkingPool | None = None):
         self.games = games
-        # the computer thinks in threads of its own: a busy computer never holds up the
-        # worker threads that run people's commands
-        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="computer")
+        # reading a game and making the move run in threads of their own (as a person's
+        # HTTP command does); the thinking runs in the worker processes of `pool`
+        self._io = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="computer")
+        self.pool = pool or ThinkingPool()
         self.delay = delay_seconds
         self.sweep_seconds = sweep_seconds
         self.users: dict[str, User] = {}     # level -> its account
@@ -103,8 +107,12 @@ class ComputerPlayers:
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._io.shutdown(wait=False, cancel_futures=True)
+        self.pool.shutdown()
         self._loop = None
+
+    async def _in_thread(self, fn: Any, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._io, fn, *args)
 
     # ------------------------------------------------------------ moving
     def on_change(self, ch: Change) -> None:
@@ -125,29 +133,35 @@ class ComputerPlayers:
         try:
             while True:
                 self._again.discard(gid)
-                await asyncio.sleep(self.delay)
-                moved = await asyncio.get_running_loop().run_in_executor(self._pool, self.move_once, gid)
+                moved = await self.move_once(gid)
                 if not moved and gid not in self._again:
                     break
         except asyncio.CancelledError:
             raise
+        except BrokenProcessPool:  # the worker is started again; the sweep tries again
+            log.warning("the computer's worker died while thinking in game %s", gid)
         except Exception:  # the sweep tries again later
             log.exception("the computer player failed in game %s", gid)
         finally:
             self._tasks.pop(gid, None)
 
-    def move_once(self, gid: str) -> bool:
-        """One decision if the game waits for a computer seat; whether it moved."""
-        rec = self.games.public_record(gid)
+    async def move_once(self, gid: str) -> bool:
+        """One decision if the game waits for a computer seat; whether it moved. The
+        move is made no sooner than `delay` after the game came to wait for it (the
+        thinking counts towards it), so that people can follow."""
+        started = time.monotonic()
+        rec = await self._in_thread(self.games.public_record, gid)
         game = rec.game
         if game.status != "active" or game.to_act not in SIDES:
             return False
         level = self.levels.get(getattr(game, f"{game.to_act}_user_id"))
         if level is None:
             return False
-        action = decide(level, f"{gid}:{game.seq}", rec.header, rec.events)
+        action = await self.pool.decide(gid, level, player_key(gid, level, game.to_act), rec.header, rec.events)
+        await asyncio.sleep(max(0.0, self.delay - (time.monotonic() - started)))
         try:
-            self.games.act(self.users[level], gid, action, expected_seq=game.seq, action_id=f"computer-{game.seq}")
+            await self._in_thread(lambda: self.games.act(self.users[level], gid, action, expected_seq=game.seq,
+                                                         action_id=f"computer-{game.seq}"))
         except ApiError as exc:
             if exc.code != "stale":  # stale: someone moved first (an undo, another process); look again
                 raise
@@ -180,9 +194,7 @@ class ComputerPlayers:
             await asyncio.sleep(self.sweep_seconds)
 
     # ------------------------------------------------------------ hints
-    def hint(self, user: User, gid: str) -> dict[str, Any]:
-        """The move the hard level would make for the caller's own seat, in a game
-        against the computer (never in a game between people)."""
+    def _hint_record(self, user: User, gid: str) -> Any:
         rec = self.games.public_record(gid)
         game = rec.game
         sides = self.games.sides_of(game, user.id)
@@ -195,5 +207,17 @@ class ComputerPlayers:
             raise ApiError(409, N_("the game is over ({status})"), "game_over", {"status": game.status})
         if game.to_act not in sides:
             raise ApiError(409, N_("it is not your turn"), "not_your_turn")
-        action = decide(HINT_LEVEL, f"hint:{gid}:{game.seq}", rec.header, rec.events)
+        return rec
+
+    async def hint(self, user: User, gid: str) -> dict[str, Any]:
+        """The move the expert level would make for the caller's own seat, in a game
+        against the computer (never in a game between people)."""
+        rec = await self._in_thread(self._hint_record, user, gid)
+        game = rec.game
+        try:
+            action = await self.pool.decide(gid, HINT_LEVEL, player_key(gid, HINT_LEVEL, game.to_act, "hint"),
+                                            rec.header, rec.events)
+        except BrokenProcessPool:
+            raise ApiError(503, N_("the computer could not think just now: ask again"), "computer_unavailable") \
+                from None
         return {"seq": game.seq, "side": game.to_act, "level": HINT_LEVEL, "action": action}

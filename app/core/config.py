@@ -88,7 +88,19 @@ class Settings(BaseSettings):
                                                            "decision, so that people can follow it (tests: 0)")
     computer_sweep_seconds: float = Field(5.0, description="how often each process looks for games waiting for "
                                                            "the computer (after a restart, or moved elsewhere)")
-    computer_threads: int = Field(2, description="threads in which the computer players of a process think")
+    computer_threads: int = Field(2, description="threads in which the computer players of a process read games "
+                                                 "and make their moves (the thinking runs in worker processes)")
+    computer_processes: int = Field(2, description="worker processes in which the computer players of a server "
+                                                   "process think (each game always in the same one; started on "
+                                                   "first use)")
+    computer_nice: int = Field(10, description="how much lower the CPU priority of the computer's worker "
+                                               "processes is than the server's (os.nice; 0: the same)")
+    computer_games_per_worker: int = Field(32, description="games whose copy and computer players each worker "
+                                                           "process keeps between decisions (least recently "
+                                                           "used first out)")
+    computer_ladder_file: str = Field("", description="the ladder whose Elo ratings the lobby shows beside the "
+                                                      "computer's levels (empty: the engine's own, "
+                                                      "rules_engine/ai/data/ladder.json)")
     live_abandon_minutes: float = Field(5.0, description="live games: after this long without a decision from "
                                                          "the player to act, the opponent may hand that seat "
                                                          "to the computer")

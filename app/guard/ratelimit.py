@@ -25,6 +25,7 @@ DEFAULT_LIMITS: dict[str, tuple[int, float]] = {
     "chat": (20, 60.0),               # chat posts per account
     "create_game": (20, 3600.0),      # games and challenges created per account
     "hint": (30, 60.0),               # the computer's suggested moves per account (CPU)
+    "analysis": (60, 60.0),           # evaluations of finished games per address (CPU when not kept)
     # a computer player moving as fast as the server answers makes ~5-15 a second:
     "action": (1800, 60.0),           # game actions per account (HTTP and websocket)
     "ws_message": (3600, 60.0),       # websocket messages per socket

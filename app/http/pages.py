@@ -23,6 +23,7 @@ from rules_engine.map import load_scenario
 
 from ..accounts.auth import get_accounts
 from ..bots.challenges import Challenges
+from ..computer.levels import level_choices
 from ..core.clock import aware
 from ..guard.names import safe_next
 from ..i18n import LANGUAGES, N_, Translator, client_words, translator
@@ -176,7 +177,8 @@ def lobby(request: Request):
     incoming = [c for c in Challenges(svc).mine(user) if c["target"] == user.username] if user else []
     t = translator(reader_language(request, user))
     return render(request, "lobby.html", scenarios=translated_scenarios(t), options=translated_options(t),
-                  challenges=incoming, **lists)
+                  challenges=incoming, levels=level_choices(t, request.app.state.settings.computer_ladder_file),
+                  **lists)
 
 
 @router.get("/login", response_class=HTMLResponse)

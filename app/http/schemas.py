@@ -27,8 +27,9 @@ class TokenIn(Strict):
 
 
 class OpponentIn(Strict):
-    computer: Literal["easy", "normal", "hard"] = Field(..., description="the computer takes the other seat "
-                                                                         "at this level; the game starts at once")
+    computer: Literal["easy", "normal", "hard", "expert"] = Field(..., description="the computer takes the other "
+                                                                                   "seat at this level; the game "
+                                                                                   "starts at once")
 
 
 class CreateGameIn(Strict):
@@ -96,4 +97,4 @@ class ReadIn(Strict):
 
 
 class TakeoverIn(Strict):
-    level: Literal["easy", "normal", "hard"] = "normal"
+    level: Literal["easy", "normal", "hard", "expert"] = "normal"

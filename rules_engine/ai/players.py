@@ -8,12 +8,20 @@ import random
 from typing import Any
 
 from ..game import Game
+from ..state import Unit
 from .evaluate import FULL, SIMPLE, Weights, evaluate, facts
 from .shadow import SampledDice, Shadow, clone
 
 
 # Actions that spend one of the turn's Marches (4.0, 4.6, 4.7, 5.71).
 _SPENDS_A_MARCH = frozenset({"activate", "sea_move", "invade", "refit"})
+# A lookahead width that takes one move to every destination of an activated box.
+_EVERY_MOVE = 1_000
+# Movement actions that lead to the same position, but for which of two identical
+# pieces went, when they name pieces of the same look (see _shape).
+_SHAPED = frozenset({"move", "entrench", "sea_move", "invade"})
+# What a piece is, its id left out: identical pieces in one box are interchangeable.
+_LOOK = tuple(s for s in Unit.__slots__ if s != "id")
 
 
 class Player:
@@ -44,15 +52,26 @@ class SearchPlayer(Player):
     lookahead: width of the second look after activating a box, whose worth is
     that of the best move it allows; noise: chance of a random action (easy);
     stacks: judge a move as the move of every unit of its box that can follow it
-    to the same place (one unit alone rarely wins a battle a stack would win)."""
+    to the same place (one unit alone rarely wins a battle a stack would win);
+    merge: judge once the movement actions that differ only in which of two
+    identical pieces they name (the same piece type and state in the same box,
+    the same path), a saving and no change of judgement; last_look: before ending
+    the Movement Segment with a March left, weigh every March each box could make
+    (every destination, not only the lookahead's few), so the player never gives
+    up its Marches while one of them would improve its evaluation.
+
+    Without a lookahead a player never starts a land March: activating a box
+    changes nothing the evaluation sees, and between equals the March is kept, so
+    ending the Movement Segment always looks better (the greedy baseline plays so;
+    easy marches only by its random actions)."""
 
     def __init__(self, seed: Any = 0, name: str = "search", weights: Weights = FULL,
                  samples: int = 1, lookahead: int = 0, noise: float = 0.0,
-                 stacks: bool = False):
+                 stacks: bool = False, merge: bool = False, last_look: bool = False):
         super().__init__(seed)
         self.name, self.weights = name, weights
         self.samples, self.lookahead, self.noise = samples, lookahead, noise
-        self.stacks = stacks
+        self.stacks, self.merge, self.last_look = stacks, merge, last_look
         self.shadow: Shadow | None = None
 
     def choose(self, game: Game) -> dict[str, Any]:
@@ -66,12 +85,25 @@ class SearchPlayer(Player):
         assert side is not None                       # a game with legal actions has a side to act
         self.rng.shuffle(actions)                     # ties go to a random action
         best, best_value = actions[0], float("-inf")
+        judged: set[tuple] = set()
         for action in actions:
+            if self.merge and action["type"] in _SHAPED:
+                shape = _shape(base, action)
+                if shape in judged:                   # an identical piece's twin: same worth
+                    continue
+                judged.add(shape)
             value = self._value(base, action, side, self.lookahead)
             if action["type"] in _SPENDS_A_MARCH:
                 value -= 0.01                         # between equals, keep the March
             if value > best_value:
                 best, best_value = action, value
+        if self.last_look and self.lookahead and best["type"] == "end_movement":
+            # rare (a March usually helps somewhere), so looking at every one is cheap
+            for action in actions:
+                if action["type"] == "activate":
+                    value = self._value(base, action, side, _EVERY_MOVE) - 0.01
+                    if value > best_value:
+                        best, best_value = action, value
         return best
 
     def _mirror(self, game: Game) -> Game:
@@ -110,9 +142,10 @@ class SearchPlayer(Player):
         best = evaluate(g, side, self.weights)
         garrison = len(g.at[origin]) // 4
         if garrison:
-            leaving = clone(g, SampledDice(self.rng))
-            _move_stack(leaving, move, origin, garrison)
-            best = max(best, evaluate(leaving, side, self.weights))
+            # the units that follow go in the same order either way: the stack
+            # leaving its garrison is the first part of the whole stack's move
+            _move_stack(g, move, origin, garrison)
+            best = max(best, evaluate(g, side, self.weights))
         _move_stack(g, move, origin)
         return max(best, evaluate(g, side, self.weights))
 
@@ -139,6 +172,14 @@ class SearchPlayer(Player):
             return 2 * enemy + (end in cities)
         ends = sorted(by_end, key=rank, reverse=True)[:width]
         return [by_end[e] for e in ends]
+
+
+def _shape(g: Game, action: dict) -> tuple:
+    """The action with the piece it names replaced by the piece's look."""
+    unit = g.units[action["unit"]]
+    look = tuple(getattr(unit, slot) for slot in _LOOK)
+    return (action["type"], look, tuple(action.get("path") or ()), tuple(action.get("by") or ()),
+            action.get("to"))
 
 
 def _move_stack(g: Game, move: dict, origin: str, garrison: int = 0) -> None:
@@ -168,7 +209,9 @@ def make_player(level: str, seed: Any = 0) -> Player:
     if level == "easy":
         return SearchPlayer(seed, "easy", FULL, noise=0.3)
     if level == "normal":
-        return SearchPlayer(seed, "normal", FULL, samples=2, stacks=True)
+        # activating a box is worth the best March it opens (see SearchPlayer)
+        return SearchPlayer(seed, "normal", FULL, samples=2, lookahead=2, stacks=True,
+                            merge=True, last_look=True)
     if level == "hard":
         return SearchPlayer(seed, "hard", FULL, samples=4, lookahead=8, stacks=True)
     if level == "expert":

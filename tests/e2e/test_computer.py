@@ -15,6 +15,7 @@ def test_play_the_computer_from_the_lobby_and_ask_for_a_hint(server, browser):
     try:
         register(page, server, "c" + uuid.uuid4().hex[:8])
         form = page.locator("#play-computer")
+        assert form.locator("input[name=level]").count() == 4 and form.get_by_role("radio", name="Expert").count() == 1
         form.get_by_role("radio", name="Easy").check()
         form.get_by_role("radio", name="Union").check()
         form.get_by_label("Scenario against the computer").select_option("1861-short")
@@ -26,7 +27,7 @@ def test_play_the_computer_from_the_lobby_and_ask_for_a_hint(server, browser):
         page.wait_for_function("() => document.querySelector('#computer-tools .hint').textContent.includes('would play')")
         # said in the words of the action buttons: the Union's first decision is a March
         hint = page.locator("#computer-tools .hint").text_content()
-        assert "The hard level would play: Activate " in hint and "{" not in hint
+        assert "The expert level would play: Activate " in hint and "{" not in hint
         assert errors == []
     finally:
         ctx.close()

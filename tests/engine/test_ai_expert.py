@@ -3,6 +3,7 @@ for an attack, plays every scenario legally, never reads the dice seed, and its
 judgement (tuned by self-play) reads as a win chance after the game."""
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -116,18 +117,20 @@ def test_evaluation_curve_has_a_point_per_player_turn_and_ends_with_the_result()
 
 
 def test_the_fit_recovers_the_weights_that_made_the_results():
+    from rules_engine.ai.judge import PRIOR
     rng = random.Random(7)
-    true = [0.0] * len(NAMES)
-    true[NAMES.index("objectives")] = 0.8
-    true[NAMES.index("bias")] = -2.0
+    # results drawn from known weights within the fit's range (half the prior's,
+    # the objectives' twice), positions with every feature between 0 and 1
+    true = [PRIOR[name] / 2 for name in NAMES]
+    true[NAMES.index("objectives")] = 2 * PRIOR["objectives"]
     rows = []
-    for game in range(4000):
-        x = [1.0] + [rng.uniform(0, 5) for _ in NAMES[1:]]
-        p = 1.0 / (1.0 + 2.718281828 ** -sum(a * b for a, b in zip(true, x)))
+    for game in range(6000):
+        x = [1.0] + [rng.random() for _ in NAMES[1:]]
+        p = 1.0 / (1.0 + math.exp(-sum(a * b for a, b in zip(true, x))))
         rows.append({"game": game, "x": x, "y": 1 if rng.random() < p else 0})
-    w = fit(rows, l2=0.0)  # the true weights lie within the range of the prior
-    assert w[NAMES.index("objectives")] == pytest.approx(0.8, abs=0.1)
-    assert log_loss(rows, w) < log_loss(rows, [0.0] * len(NAMES))
+    w = fit(rows, l2=0.0)
+    assert w[NAMES.index("objectives")] == pytest.approx(true[NAMES.index("objectives")], abs=0.25)
+    assert log_loss(rows, w) < log_loss(rows, [PRIOR[name] for name in NAMES])
 
 
 def test_a_recorded_game_gives_one_position_per_player_turn_with_its_result():

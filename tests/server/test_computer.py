@@ -87,7 +87,7 @@ def test_a_whole_game_against_the_computer(cpu_server):
 def test_bad_computer_requests_are_refused(cpu_server):
     p = Player(cpu_server.base)
     r = p.http.post("/api/games", json={"scenario": SCENARIO, "opponent": {"computer": "godlike"}})
-    assert r.status_code == 422
+    assert r.status_code == 422 and "expert" in r.text  # the levels offered are named
     r = p.http.post("/api/games", json={"scenario": SCENARIO, "rated": True, "opponent": {"computer": "hard"}})
     assert r.status_code == 422 and "casual" in r.json()["detail"]
     assert p.http.get("/api/games?view=mine").json()["games"] == []
@@ -100,7 +100,7 @@ def test_hints_only_in_games_against_the_computer(cpu_server):
     r = p.http.get(f"/api/games/{gid}/hint")
     assert r.status_code == 200, r.text
     hint = r.json()
-    assert hint["level"] == "hard" and hint["seq"] == lg["seq"] and hint["action"] in lg["actions"]
+    assert hint["level"] == "expert" and hint["seq"] == lg["seq"] and hint["action"] in lg["actions"]
     stranger = Player(cpu_server.base)
     assert stranger.http.get(f"/api/games/{gid}/hint").json()["code"] == "not_a_player"
     a, b, people = new_match(cpu_server.base, scenario=SCENARIO)
@@ -115,10 +115,10 @@ def test_the_computer_takes_over_a_seat_left_in_a_live_game(cpu_server):
     r = a.http.post(f"/api/games/{gid}/computer-takeover", json={"level": "easy"})
     assert r.status_code == 409 and r.json()["code"] == "not_abandoned"
     assert Player(cpu_server.base).http.post(f"/api/games/{gid}/computer-takeover").status_code == 403
-    r = b.http.post(f"/api/games/{gid}/computer-takeover", json={"level": "easy"})
+    r = b.http.post(f"/api/games/{gid}/computer-takeover", json={"level": "expert"})
     assert r.status_code == 200, r.text
     g = b.game(gid)
-    assert g["seats"]["union"]["username"] == "Computer (easy)"
+    assert g["seats"]["union"]["username"] == "Computer (expert)"
     assert a.legal(gid)["your_sides"] == []  # the player who left has no seat any more
     wait_for_me(b, gid)
     assert any(e["type"] == "computer_takeover" for e in events(cpu_server.base, gid))
