@@ -15,14 +15,13 @@ deterministic for the player's seed: the search is bounded by a number of
 positions looked at, never by the clock."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import IllegalAction
 from ..game import Game
-from .evaluate import facts, worth
-from .judge import judge
+from .evaluate import FULL, evaluate, facts, worth
 from .players import Player
 from .shadow import SampledDice, Shadow, clone
 
@@ -58,17 +57,16 @@ class _Intent:
 class ExpertPlayer(Player):
     """Turn-level planning in the Movement Segment; a decision at a time elsewhere.
 
-    weights: the judgement's weights (judge.NAMES order; None: the tuned ones);
+    judgement: how good a position is for a side (None: the hand-set evaluation
+    the hard level uses, evaluate.py; see docs/ai.md for why not the tuned one);
     budget, beam: the movement search's size; samples: dice samples per action
     that rolls, for the decisions outside movement."""
 
     name = "expert"
 
-    def __init__(self, seed: Any = 0, weights: tuple[float, ...] | None = None,
-                 budget: int = NODE_BUDGET, beam: int = BEAM_WIDTH, samples: int = 3,
+    def __init__(self, seed: Any = 0, budget: int = NODE_BUDGET, beam: int = BEAM_WIDTH, samples: int = 3,
                  judgement: Callable[[Game, str], float] | None = None):
         super().__init__(seed)
-        self.weights = weights
         self.judgement = judgement
         self.budget, self.beam, self.samples = budget, beam, samples
         self.intent = _Intent()
@@ -94,7 +92,7 @@ class ExpertPlayer(Player):
     def _value(self, g: Game, side: str) -> float:
         if self.judgement is not None:
             return self.judgement(g, side)
-        return judge(g, side, self.weights)
+        return evaluate(g, side, FULL)
 
     def _mirror(self, game: Game) -> Game:
         """The seedless copy of ``game``, brought up to date from its record."""

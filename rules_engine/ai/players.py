@@ -205,9 +205,11 @@ def make_player(level: str, seed: Any = 0) -> Player:
     if level == "random":
         return RandomPlayer(seed)
     if level == "greedy":                 # the one-move baseline: simple evaluation
-        return SearchPlayer(seed, "greedy", SIMPLE)
+        # an activation is worth its best single move (without it: no land March)
+        return SearchPlayer(seed, "greedy", SIMPLE, lookahead=1, last_look=True)
     if level == "easy":
-        return SearchPlayer(seed, "easy", FULL, noise=0.3)
+        return SearchPlayer(seed, "easy", FULL, lookahead=2, stacks=True, merge=True, last_look=True,
+                            noise=0.3)
     if level == "normal":
         # activating a box is worth the best March it opens (see SearchPlayer)
         return SearchPlayer(seed, "normal", FULL, samples=2, lookahead=2, stacks=True,
@@ -215,6 +217,6 @@ def make_player(level: str, seed: Any = 0) -> Player:
     if level == "hard":
         return SearchPlayer(seed, "hard", FULL, samples=4, lookahead=8, stacks=True)
     if level == "expert":
-        from .expert import ExpertPlayer      # expert builds on SearchPlayer: imported late
+        from .expert import ExpertPlayer      # expert.py imports this module: imported late
         return ExpertPlayer(seed)
     raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")

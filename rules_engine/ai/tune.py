@@ -27,7 +27,7 @@ import zlib
 from typing import Any
 
 from ..game import new_game
-from .judge import NAMES, PRIOR, WEIGHTS_FILE, features
+from .judge import NAMES, PRIOR, WEIGHTS_FILE, features, judge
 from .expert import ExpertPlayer
 from .players import make_player
 
@@ -73,10 +73,11 @@ def play(games: int, seed: str, first: int, out: Any) -> None:
 
 
 def _player(level: str, seed: str) -> Any:
-    """A level's player; the expert judges with the prior, so that the games of a
-    seed stay the same whatever weights are tuned from them later."""
+    """A level's player; the expert judges with the judgement's prior, so that the
+    games of a seed stay the same whatever weights are tuned from them later."""
     if level == "expert":
-        return ExpertPlayer(seed, weights=tuple(PRIOR[name] for name in NAMES))
+        prior = tuple(PRIOR[name] for name in NAMES)
+        return ExpertPlayer(seed, judgement=lambda g, side: judge(g, side, prior))
     return make_player(level, seed)
 
 
