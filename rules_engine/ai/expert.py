@@ -10,7 +10,9 @@ the plan is carried out step by step as made; if the game ever departs from it
 (an undo, a rebuilt copy) the rest of the segment is planned again.
 
 Battles, promotions and recruitment are judged a decision at a time on sampled
-dice, like the hard level, with the expert's own evaluation. Everything is
+dice, like the hard level. Positions are judged by the hard level's evaluation
+(evaluate.py) unless another judgement is given (the one learned from self-play,
+judge.py, played worse: docs/ai.md). Everything is
 deterministic for the player's seed: the search is bounded by a number of
 positions looked at, never by the clock."""
 from __future__ import annotations

@@ -1,16 +1,17 @@
-"""The expert's judgement of a position: a handful of features a player of this
-game weighs, combined by weights learned from self-play (tune.py), read as the
-Union's chance to win.
+"""A judgement of a position learned from self-play: a handful of features a
+player of this game weighs, combined by weights fitted to game results (tune.py),
+read as the Union's chance to win.
 
 Each feature is measured from the Union's side (positive is good for the Union).
-Their weighted sum is the log-odds of a Union win, so the same number picks
-moves (higher is better for the Union, lower for the Confederacy) and draws the
-evaluation graph after a game (``union_win_chance``). The weights live in
-``data/expert_weights.json`` with the command that made them.
+Their weighted sum is the log-odds of a Union win: it draws the evaluation graph
+after a game (``union_win_chance``, analysis.py), and ``judge`` can pick moves for
+the expert (higher is better for the side given), though the hand-set evaluation
+plays better for now (docs/ai.md). The weights live in
+``data/expert_weights.json`` with the commands that made them.
 
-Battles still to be fought by the side moving are counted by their odds (as in
-evaluate.py): a plan's worth is judged once its Marches are laid out, before its
-dice are rolled."""
+Battles still to be fought by the side moving are counted by their odds
+(``_battle_odds``), so a position in the middle of a Player Turn reads as it will
+stand once its battles are over."""
 from __future__ import annotations
 
 import json
