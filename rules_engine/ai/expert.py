@@ -25,7 +25,7 @@ from ..errors import IllegalAction
 from ..game import Game
 from .evaluate import FULL, evaluate, facts, worth
 from .players import Player
-from .shadow import SampledDice, Shadow, clone
+from .shadow import SampledDice, clone
 
 #: Positions the movement search may look at for one segment (each costs a copy of
 #: the game, the March's actions and an evaluation: about half a millisecond).
@@ -72,7 +72,6 @@ class ExpertPlayer(Player):
         self.judgement = judgement
         self.budget, self.beam, self.samples = budget, beam, samples
         self.intent = _Intent()
-        self.shadow: Shadow | None = None
 
     def choose(self, game: Game) -> dict[str, Any]:
         actions = game.legal_actions()
@@ -95,14 +94,6 @@ class ExpertPlayer(Player):
         if self.judgement is not None:
             return self.judgement(g, side)
         return evaluate(g, side, FULL)
-
-    def _mirror(self, game: Game) -> Game:
-        """The seedless copy of ``game``, brought up to date from its record."""
-        if self.shadow is None or not self.shadow.follows(game.header, game.events):
-            self.shadow = Shadow(game.header, game.events)
-        base = self.shadow.sync(game.events)
-        base.legal_actions()                          # cached, so clones inherit it
-        return base
 
     # ------------------------------------------------------------ one decision
     def _one_step(self, base: Game, actions: list[dict[str, Any]]) -> dict[str, Any]:

@@ -31,9 +31,18 @@ class Player:
 
     def __init__(self, seed: Any = 0):
         self.rng = random.Random(str(seed))
+        self.shadow: Shadow | None = None
 
     def choose(self, game: Game) -> dict[str, Any]:
         raise NotImplementedError
+
+    def _mirror(self, game: Game) -> Game:
+        """The seedless copy of ``game``, brought up to date from its record."""
+        if self.shadow is None or not self.shadow.follows(game.header, game.events):
+            self.shadow = Shadow(game.header, game.events)
+        base = self.shadow.sync(game.events)
+        base.legal_actions()                          # cached, so clones inherit it
+        return base
 
 
 class RandomPlayer(Player):
@@ -72,7 +81,6 @@ class SearchPlayer(Player):
         self.name, self.weights = name, weights
         self.samples, self.lookahead, self.noise = samples, lookahead, noise
         self.stacks, self.merge, self.last_look = stacks, merge, last_look
-        self.shadow: Shadow | None = None
 
     def choose(self, game: Game) -> dict[str, Any]:
         actions = list(game.legal_actions())          # the game's own list: shuffled below
@@ -105,14 +113,6 @@ class SearchPlayer(Player):
                     if value > best_value:
                         best, best_value = action, value
         return best
-
-    def _mirror(self, game: Game) -> Game:
-        """The seedless copy of ``game``, brought up to date from its record."""
-        if self.shadow is None or not self.shadow.follows(game.header, game.events):
-            self.shadow = Shadow(game.header, game.events)
-        base = self.shadow.sync(game.events)
-        base.legal_actions()                          # cached, so clones inherit it
-        return base
 
     def _value(self, base: Game, action: dict, side: str, lookahead: int) -> float:
         """Mean evaluation after ``action`` over sampled dice."""

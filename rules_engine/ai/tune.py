@@ -51,25 +51,31 @@ def play(games: int, seed: str, first: int, out: Any) -> None:
         scenario = rng.choice(SCENARIOS)
         dice = f"{seed}/{i}"
         g = new_game(scenario=scenario, seed=dice)
-        players = {"union": _player(a, f"{dice}/u"), "confederate": _player(b, f"{dice}/c")}
-        actions: list[dict[str, Any]] = []
-        marks = []
-        seen = None
-        for _ in range(MAX_DECISIONS):
-            if g.to_act is None:
-                break
-            if (g.turn, g.side) != seen:
-                seen = (g.turn, g.side)
-                marks.append(len(actions))
-            action = players[g.to_act].choose(g)
-            g.apply(action)
-            actions.append(action)
+        actions, marks = record_game(g, {"union": _player(a, f"{dice}/u"), "confederate": _player(b, f"{dice}/c")})
         if g.result is None:
             continue
         out.write(json.dumps({"game": i, "seed": seed, "scenario": scenario, "dice": dice, "union": a,
                               "confederate": b, "actions": actions, "marks": marks,
                               "y": 1 if g.result["winner"] == "union" else 0}) + "\n")
         out.flush()
+
+
+def record_game(g: Any, players: dict[str, Any]) -> tuple[list[dict[str, Any]], list[int]]:
+    """Play ``g`` out; every action, and the indexes of the actions where a Player
+    Turn began."""
+    actions: list[dict[str, Any]] = []
+    marks: list[int] = []
+    seen = None
+    for _ in range(MAX_DECISIONS):
+        if g.to_act is None:
+            break
+        if (g.turn, g.side) != seen:
+            seen = (g.turn, g.side)
+            marks.append(len(actions))
+        action = players[g.to_act].choose(g)
+        g.apply(action)
+        actions.append(action)
+    return actions, marks
 
 
 def _player(level: str, seed: str) -> Any:

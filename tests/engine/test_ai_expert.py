@@ -126,7 +126,7 @@ def test_the_fit_recovers_the_weights_that_made_the_results():
     rows = []
     for game in range(6000):
         x = [1.0] + [rng.random() for _ in NAMES[1:]]
-        p = 1.0 / (1.0 + math.exp(-sum(a * b for a, b in zip(true, x))))
+        p = 1.0 / (1.0 + math.exp(-sum(a * b for a, b in zip(true, x, strict=True))))
         rows.append({"game": game, "x": x, "y": 1 if rng.random() < p else 0})
     w = fit(rows, l2=0.0)
     assert w[NAMES.index("objectives")] == pytest.approx(true[NAMES.index("objectives")], abs=0.25)
@@ -134,17 +134,9 @@ def test_the_fit_recovers_the_weights_that_made_the_results():
 
 
 def test_a_recorded_game_gives_one_position_per_player_turn_with_its_result():
-    from rules_engine.ai.tune import positions
+    from rules_engine.ai.tune import positions, record_game
     g = rules_engine.new_game(scenario="1861-short", seed="record")
-    bots = {s: make_player("random", s) for s in ("union", "confederate")}
-    actions, marks, seen = [], [], None
-    while g.to_act is not None:
-        if (g.turn, g.side) != seen:
-            seen = (g.turn, g.side)
-            marks.append(len(actions))
-        action = bots[g.to_act].choose(g)
-        g.apply(action)
-        actions.append(action)
+    actions, marks = record_game(g, {s: make_player("random", s) for s in ("union", "confederate")})
     record = {"game": 0, "seed": "t", "scenario": "1861-short", "dice": "record", "actions": actions,
               "marks": marks, "y": 1 if g.result["winner"] == "union" else 0}
     rows = positions(record)
