@@ -15,8 +15,9 @@ from .test_replay import SIG
 
 
 def _play_some_turns(base: str, http: httpx.Client, gid: str, turns: int) -> None:
-    """Random legal moves for the person (the Union) until `turns` turns have begun; the
-    computer answers in between."""
+    """Random legal moves for the person (the Confederacy: a random Union can lose the
+    Short Game within a turn or two, a random Confederacy cannot) until `turns` turns
+    have begun; the computer answers in between."""
     rng = random.Random(11)
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
@@ -37,7 +38,7 @@ def test_the_evaluation_graph_after_a_game_against_the_computer(server, browser,
     name = "e" + uuid.uuid4().hex[:8]
     token = httpx.post(server + "/api/auth/register", json={"username": name, "password": PASSWORD}).json()["token"]
     http = httpx.Client(base_url=server, headers={"Authorization": f"Bearer {token}"}, timeout=60)
-    gid = http.post("/api/games", json={"scenario": "1861-short", "side": "union", "mode": "live",
+    gid = http.post("/api/games", json={"scenario": "1861-short", "side": "confederate", "mode": "live",
                                         "opponent": {"computer": "easy"}}).json()["id"]
     _play_some_turns(server, http, gid, turns=3)
 
