@@ -86,6 +86,8 @@ def test_resign_banner_and_rematch_with_sides_swapped(server, browser, artifacts
     confed.wait_for_url(f"**/games/{new_gid}")
     confed.get_by_role("button", name="Join this game as Union").click()
     confed.wait_for_function("() => document.body.dataset.status === 'active' && document.body.dataset.ready === '1'")
+    # the seats are drawn from the game's next update, which may come a moment later
+    confed.wait_for_function("() => document.querySelector('#seat-union').innerText.startsWith('con')")
     assert confed.locator("#seat-union").inner_text().startswith("con")
     assert confed.locator("#seat-confederate").inner_text().startswith("uni")
     union.wait_for_function("() => document.body.dataset.status === 'active'")
