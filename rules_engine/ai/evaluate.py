@@ -103,7 +103,7 @@ def _union_score(game: Game, w: Weights) -> float:
     if game.result is not None:
         return WIN if game.result["winner"] == "union" else -WIN
     strength = _strength_by_box(game)
-    owner = _Owner(game, strength)
+    owner = _Owner(game, _battle_odds(game, strength))
     amax = _projected_amax(game, owner)
     score = w.amax * (amax["union"] - amax["confederate"])
     if amax["confederate"] > amax["union"]:
@@ -149,24 +149,30 @@ def _win_chance(mine: float, theirs: float, defending: bool) -> float:
     return mine / (mine + theirs) if mine + theirs else 0.5
 
 
+def _battle_odds(game: Game, strength: dict) -> dict[str, float]:
+    """The Union's chance in each box holding both sides, by ``_win_chance``."""
+    defending = game.side != "union"
+    return {box: _win_chance(cell["union"], cell["confederate"], defending)
+            for box, cell in strength.items() if cell["union"] and cell["confederate"]}
+
+
 class _Owner(dict):
     """Union share (0..1) of each box's control once the moving side's combat is
-    over: boxes the mover alone holds change hands (8.0), battles go by the odds.
-    Only occupied boxes are stored; the rest keep their controller."""
+    over: boxes the mover alone holds change hands (8.0), battles go by ``odds``
+    (the Union's chance in each box holding both sides). Only boxes holding the
+    mover's pieces are stored; the rest keep their controller."""
 
-    def __init__(self, game: Game, strength: dict):
+    def __init__(self, game: Game, odds: dict[str, float]):
         super().__init__()
         self.game = game
         mover = game.side
-        for box, cell in strength.items():
-            u, c = cell["union"], cell["confederate"]
-            if u and c:
-                p_union = _win_chance(u, c, defending=(mover != "union"))
-                mover_wins = p_union if mover == "union" else 1.0 - p_union
-                taken = 1.0 if mover == "union" else 0.0
-                self[box] = mover_wins * taken + (1.0 - mover_wins) * self._now(box)
-            elif (u and mover == "union") or (c and mover == "confederate"):
-                self[box] = 1.0 if u else 0.0
+        taken = 1.0 if mover == "union" else 0.0
+        for box, p_union in odds.items():
+            mover_wins = p_union if mover == "union" else 1.0 - p_union
+            self[box] = mover_wins * taken + (1.0 - mover_wins) * self._now(box)
+        for box in game._held[mover]:
+            if box not in odds:
+                self[box] = taken
 
     def _now(self, box: str) -> float:
         return 1.0 if self.game.controller(box) == "union" else 0.0

@@ -24,7 +24,7 @@ from .. import calendar
 from ..game import Game
 from ..turn import MARCH_LEVELS
 from ..data import unit_type
-from .evaluate import _projected_amax, facts, worth
+from .evaluate import _Owner, _projected_amax, facts, worth
 
 WEIGHTS_FILE = Path(__file__).parent / "data" / "expert_weights.json"
 
@@ -173,30 +173,6 @@ def _fighting_strength(firing: list[Any], targets: list[Any]) -> float:
     fire = sum(max(0.0, unit_type(u.type)["combat"] - malus) for u in firing) / 6.0
     toughness = sum(1 if u.red else 2 for u in firing)
     return fire * toughness
-
-
-class _Owner(dict):
-    """The Union's share (0..1) of each box once the moving side's combat is over:
-    boxes the mover alone holds change hands (8.0), battles go by their odds.
-    Boxes without pieces of the mover keep their controller."""
-
-    def __init__(self, game: Game, odds: dict[str, float]):
-        super().__init__()
-        self.game = game
-        mover = game.side
-        for box, p_union in odds.items():
-            taken = 1.0 if mover == "union" else 0.0
-            mover_wins = p_union if mover == "union" else 1.0 - p_union
-            self[box] = mover_wins * taken + (1.0 - mover_wins) * self._now(box)
-        for box in game._held[mover]:
-            if box not in odds:
-                self[box] = 1.0 if mover == "union" else 0.0
-
-    def _now(self, box: str) -> float:
-        return 1.0 if self.game.controller(box) == "union" else 0.0
-
-    def __missing__(self, box: str) -> float:
-        return self._now(box)
 
 
 def _material(pieces: dict[str, dict[str, float]], odds: dict[str, float]) -> float:

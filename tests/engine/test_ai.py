@@ -86,15 +86,20 @@ class _SealedDice:
         raise AssertionError(f"the computer player read the die source ({name})")
 
 
-def test_never_reads_the_seed():
-    g = rules_engine.new_game(scenario="1861", seed="hidden")
+def decides_blind_to_the_seed(level: str, scenario: str, decisions: int) -> None:
+    """``level`` never reads the die source, and makes the same choice from the real
+    game as from its record replayed without a seed."""
+    g = rules_engine.new_game(scenario=scenario, seed="hidden")
     g._dice = _SealedDice(g._dice)
-    seeing, blind = make_player("hard", "x"), make_player("hard", "x")
-    for _ in range(25):
-        # the same choice from the real game and from its record replayed without a seed
+    seeing, blind = make_player(level, "x"), make_player(level, "x")
+    for _ in range(decisions):
         action = seeing.choose(g)
         assert blind.choose(rules_engine.replay(g.header, g.events)) == action
         g.apply(action)
+
+
+def test_never_reads_the_seed():
+    decides_blind_to_the_seed("hard", "1861", 25)
 
 
 def test_levels():

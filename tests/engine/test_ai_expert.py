@@ -14,7 +14,7 @@ from rules_engine.ai.analysis import evaluation_curve
 from rules_engine.ai.judge import NAMES, features, union_win_chance
 from rules_engine.ai.tune import fit, log_loss
 
-from .test_ai import _SealedDice, play, random_options
+from .test_ai import decides_blind_to_the_seed, play, random_options
 
 
 def _movement(position: dict, seed: str = "s") -> tuple:
@@ -76,13 +76,7 @@ def test_plays_every_scenario_legally_with_any_options(scenario):
 
 
 def test_never_reads_the_seed_and_decides_the_same_on_a_replayed_record():
-    g = rules_engine.new_game(scenario="1861-short", seed="hidden")
-    g._dice = _SealedDice(g._dice)
-    seeing, blind = make_player("expert", "x"), make_player("expert", "x")
-    for _ in range(30):
-        action = seeing.choose(g)
-        assert blind.choose(rules_engine.replay(g.header, g.events)) == action
-        g.apply(action)
+    decides_blind_to_the_seed("expert", "1861-short", 30)
 
 
 def test_same_seed_same_game():
