@@ -11,8 +11,9 @@ the plan is carried out step by step as made; if the game ever departs from it
 
 Battles, promotions and recruitment are judged a decision at a time on sampled
 dice, like the hard level. Positions are judged by the hard level's evaluation
-(evaluate.py) unless another judgement is given (the one learned from self-play,
-judge.py, played worse: docs/ai.md). Everything is
+with the expert's weights (evaluate.EXPERT: threats by what the enemy can reach,
+the Army Maximum's sudden death, true battle odds) unless another judgement is
+given (the one learned from self-play, judge.py, played worse: docs/ai.md). Everything is
 deterministic for the player's seed: the search is bounded by a number of
 positions looked at, never by the clock."""
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 
 from ..errors import IllegalAction
 from ..game import Game
-from .evaluate import FULL, evaluate, facts, worth
+from .evaluate import EXPERT, evaluate, facts, worth
 from .players import Player
 from .shadow import SampledDice, clone
 
@@ -60,7 +61,7 @@ class ExpertPlayer(Player):
     """Turn-level planning in the Movement Segment; a decision at a time elsewhere.
 
     judgement: how good a position is for a side (None: the hand-set evaluation
-    the hard level uses, evaluate.py; see docs/ai.md for why not the tuned one);
+    with the expert's weights, evaluate.EXPERT; see docs/ai.md for why not the tuned one);
     budget, beam: the movement search's size; samples: dice samples per action
     that rolls, for the decisions outside movement."""
 
@@ -93,7 +94,7 @@ class ExpertPlayer(Player):
     def _value(self, g: Game, side: str) -> float:
         if self.judgement is not None:
             return self.judgement(g, side)
-        return evaluate(g, side, FULL)
+        return evaluate(g, side, EXPERT)
 
     # ------------------------------------------------------------ one decision
     def _one_step(self, base: Game, actions: list[dict[str, Any]]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ plays better for now (docs/ai.md). The weights live in
 ``data/expert_weights.json`` with the commands that made them.
 
 Battles still to be fought by the side moving are counted by their odds
-(``_battle_odds``), so a position in the middle of a Player Turn reads as it will
+(``odds.lanchester_odds``), so a position in the middle of a Player Turn reads as it will
 stand once its battles are over."""
 from __future__ import annotations
 
@@ -20,11 +20,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .. import calendar
 from ..game import Game
-from ..turn import MARCH_LEVELS
-from ..data import unit_type
-from .evaluate import _Owner, _projected_amax, facts, worth
+from .evaluate import Reach, _Owner, _projected_amax, amax_ending, ending_margin, facts, worth
+from .odds import lanchester_odds
 
 WEIGHTS_FILE = Path(__file__).parent / "data" / "expert_weights.json"
 
@@ -97,14 +95,14 @@ def judge(game: Game, side: str, weights: tuple[float, ...] | None = None) -> fl
 def features(game: Game) -> list[float]:
     """The position measured feature by feature (see NAMES)."""
     strength, pieces, entrenched = _strengths(game)
-    odds = _battle_odds(game)
+    odds = lanchester_odds(game)
     owner = _Owner(game, odds)
     amax = _projected_amax(game, owner)
-    ending = _amax_ending(game)
+    ending = amax_ending(game)
     gone = 0.0 if ending else max(0.0, 1.0 - (game.last_turn - game.turn) / 40.0)
     diff = amax["union"] - amax["confederate"]
     held = sum(owner[b] for b in facts(game.map).objectives)
-    reach = _Reach(game, strength)
+    reach = Reach(game, strength)
     return [
         1.0,
         diff,
@@ -114,7 +112,7 @@ def features(game: Game) -> list[float]:
         held * gone,
         max(0.0, held - 4.0) ** 2,
         gone,
-        _ending_margin(game, ending, diff),
+        ending_margin(game, ending, diff),
         _material(pieces, odds),
         *_exposure(game, strength, owner, reach, "union"),
         *_exposure(game, strength, owner, reach, "confederate"),
@@ -127,54 +125,6 @@ def features(game: Game) -> list[float]:
 
 
 # ------------------------------------------------------------------ battles
-#: The defender fires first in every round (5.0): worth about a tenth more fire.
-FIRST_FIRE = 1.1
-#: How sharply the odds follow the ratio of fighting strengths: the more hits the
-#: battle holds, the less luck decides it (fitted to battles played out on copies
-#: by quality.battle_odds, from one against one to ten against six: within about
-#: 0.1 of theirs).
-SHARPNESS_BASE, SHARPNESS_PER_ROOT_HIT = 1.2, 0.65
-
-
-def _battle_odds(game: Game) -> dict[str, float]:
-    """The Union's chance to win each battle box (a box holding both sides), by
-    Lanchester's square law on the units' fire (5.1: a hit on a roll at or under
-    the Combat Value, one less against entrenched or Crack Infantry targets, 5.31,
-    5.32) and their hits to kill (two a full unit, one a reduced), the defender
-    firing first. The side whose Player Turn it is attacks."""
-    out = {}
-    units = game.units
-    for box in game._contested_boxes():
-        side_units: dict[str, list[Any]] = {"union": [], "confederate": []}
-        for uid in game.at[box]:
-            u = units[uid]
-            side_units[u.side].append(u)
-        attacker = game.side
-        defender = "confederate" if attacker == "union" else "union"
-        attack = _fighting_strength(side_units[attacker], side_units[defender])
-        defence = _fighting_strength(side_units[defender], side_units[attacker]) * FIRST_FIRE
-        if attack <= 0.0:
-            p = 0.0
-        elif defence <= 0.0:
-            p = 1.0
-        else:
-            hits = sum(1 if u.red else 2 for u in side_units["union"] + side_units["confederate"])
-            r = (attack / defence) ** (SHARPNESS_BASE + SHARPNESS_PER_ROOT_HIT * math.sqrt(hits))
-            p = r / (1.0 + r)
-        out[box] = p if attacker == "union" else 1.0 - p
-    return out
-
-
-def _fighting_strength(firing: list[Any], targets: list[Any]) -> float:
-    """Expected hits a round times hits it takes to destroy the side."""
-    if not firing or not targets:
-        return 0.0
-    malus = sum((1 if t.ent else 0) - unit_type(t.type)["defense"] for t in targets) / len(targets)
-    fire = sum(max(0.0, unit_type(u.type)["combat"] - malus) for u in firing) / 6.0
-    toughness = sum(1 if u.red else 2 for u in firing)
-    return fire * toughness
-
-
 def _material(pieces: dict[str, dict[str, float]], odds: dict[str, float]) -> float:
     """Worth of the pieces, Union - Confederacy; in a battle the loser is counted
     at half (it retreats or is destroyed) and the winner at three quarters."""
@@ -190,29 +140,6 @@ def _material(pieces: dict[str, dict[str, float]], odds: dict[str, float]) -> fl
 
 
 # ------------------------------------------------------------------ the terms
-def _amax_ending(game: Game) -> tuple[int, int] | None:
-    """When the game is decided by the Army Maximums at a set turn, that turn and
-    the smallest difference (Union - Confederacy) that wins it for the Union: the
-    Short Game's five (11.1), or the 03 (March) ending agreed under 11.3 (one
-    above its Historical Draw)."""
-    if game.scenario["id"] == "1861-short":
-        return game.last_turn, 5
-    for year, lowest in MARCH_LEVELS.items():
-        if f"11.3:{year}" in game.options:
-            return calendar.turn_of(year, 3), lowest + 4
-    return None
-
-
-def _ending_margin(game: Game, ending: tuple[int, int] | None, diff: float) -> float:
-    """How far the Union is above (or below) what it needs at that ending,
-    weighed by how near it is (full weight from four turns before it)."""
-    if ending is None:
-        return 0.0
-    end, needs = ending
-    near = min(1.0, max(0.0, 1.0 - (end - game.turn - 4) / 12.0))
-    return max(-6.0, min(6.0, diff - needs + 0.5)) * near
-
-
 def _strengths(game: Game) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, float]], float]:
     """Each side's worth in every occupied box with its entrenchment (for battle)
     and without (as pieces), and the entrenched worth, Union - Confederacy, in
@@ -237,27 +164,7 @@ def _strengths(game: Game) -> tuple[dict[str, dict[str, float]], dict[str, dict[
     return strength, pieces, entrenched
 
 
-class _Reach:
-    """Each side's strength that could be in a box after one Movement Segment:
-    the box's own, all of the boxes next door, half of those two steps away (a
-    March of cavalry, by river or friendly rail, or two Marches by road). Worked
-    out for the boxes asked about only (the cities and the capitals)."""
-
-    def __init__(self, game: Game, strength: dict[str, dict[str, float]]):
-        self.near = facts(game.map).within_two
-        self.strength = strength
-
-    def __call__(self, box: str, side: str) -> float:
-        total = 0.0
-        strength = self.strength
-        for other, steps in self.near[box]:
-            cell = strength.get(other)
-            if cell is not None and cell[side]:
-                total += cell[side] if steps <= 1 else 0.5 * cell[side]
-        return total
-
-
-def _exposure(game: Game, strength: dict, owner: dict, reach: _Reach, side: str) -> tuple[float, float]:
+def _exposure(game: Game, strength: dict, owner: dict, reach: Reach, side: str) -> tuple[float, float]:
     """Shield value of ``side``'s recruitment cities (for the Confederacy also the
     objectives, worth 3 each) the enemy holds after the mover's battles, and of
     those it does not hold but can reach, each by its danger (enemy strength in
@@ -281,7 +188,7 @@ def _exposure(game: Game, strength: dict, owner: dict, reach: _Reach, side: str)
     return lost, threatened
 
 
-def _capital_danger(game: Game, strength: dict, reach: _Reach, side: str) -> float:
+def _capital_danger(game: Game, strength: dict, reach: Reach, side: str) -> float:
     """0..1: how much of an enemy force can reach ``side``'s capital against what
     holds it."""
     capital = CAPITALS[side]

@@ -42,6 +42,28 @@ def test_two_stacks_strike_together_not_one_at_a_time(seed):
     assert len(g.units_in("memphis", "union")) == 6
 
 
+def test_keeps_washington_held_against_a_raider_two_boxes_away():
+    # A single Confederate unit two boxes from Washington takes it (and the game,
+    # 10.0) with two Marches if nothing stays there: seen in self-play.
+    position = {"scenario": "1861", "turn": 12, "side": "union", "phase": "movement", "marches": 3,
+                "units": {"union": {"washington": ["VI"] * 2, "memphis": ["VI"]},
+                          "confederate": {"gordonsville": ["CI"], "mobile": ["MI"] * 2}}}
+    g, _ = _movement(position)
+    assert g.units_in("washington", "union")
+
+
+def test_beats_the_raiders_next_door_rather_than_guarding_every_city():
+    # Two Militia took Baltimore and threaten Philadelphia and the Army Maximum
+    # win (10.0); six in Washington can throw them out at good odds.
+    position = {"scenario": "1861", "turn": 4, "side": "union", "phase": "movement", "marches": 2,
+                "control": {"confederate": ["baltimore"]},
+                "units": {"union": {"washington": ["MI"] * 6, "mobile": ["CI", "VI"]},
+                          "confederate": {"baltimore": ["MI"] * 2, "manassas_junction": ["MI"],
+                                          "memphis": ["MI"]}}}
+    g, _ = _movement(position)
+    assert len(g.units_in("baltimore", "union")) >= 3
+
+
 def test_the_plan_is_made_once_and_played_through():
     position = {"scenario": "1861", "turn": 12, "side": "union", "phase": "movement", "marches": 3,
                 "units": {"union": {"humbolt": ["VI"] * 3, "grand_junction": ["VI"] * 3,
@@ -147,9 +169,9 @@ def test_a_recorded_game_gives_one_position_per_player_turn_with_its_result():
     (["VI"] * 4, ["CI*"] * 3, 0.00, 0.20),      # entrenched Crack Infantry (5.31, 5.32)
 ])
 def test_battle_odds_follow_the_battles_as_played(attackers, defenders, low, high):
-    from rules_engine.ai.judge import _battle_odds
+    from rules_engine.ai.odds import lanchester_odds
     g = rules_engine.from_position({
         "scenario": "1861", "turn": 12, "side": "union", "phase": "movement", "marches": 1,
         "units": {"union": {"memphis": attackers, "washington": ["MI"]},
                   "confederate": {"memphis": defenders, "richmond": ["MI"]}}})
-    assert low <= _battle_odds(g)["memphis"] <= high
+    assert low <= lanchester_odds(g)["memphis"] <= high
