@@ -34,7 +34,7 @@ from .core.clock import Clock
 from .core.config import Settings
 from .core.errors import ApiError
 from .games.service import GameService
-from .guard.http import BodyLimit, SecurityHeaders
+from .guard.http import BodyLimit, SecurityHeaders, ServerErrors, security_headers
 from .guard.logs import install as redact_secrets_in_logs
 from .guard.ratelimit import RateLimited, RateLimiter, parse_limits
 from .http import (
@@ -196,8 +196,11 @@ def _install_routes(app: FastAPI) -> None:
         app.include_router(router)
     app.add_middleware(socket.GameSocketMiddleware)
     app.add_middleware(GZipMiddleware, minimum_size=512)  # HTML, JSON, JS, CSS, SVG; never websockets
-    app.add_middleware(BodyLimit, limit=app.state.settings.max_body_bytes)
-    app.add_middleware(SecurityHeaders)  # the outermost: on every answer, a 413 too
+    settings = app.state.settings
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes, larger={"/api/replay/file": replay.MAX_FILE})
+    app.add_middleware(ServerErrors)
+    # the outermost: on every answer, a 413 and a 500 too
+    app.add_middleware(SecurityHeaders, headers=security_headers(settings.public_url))
     app.mount("/static", StaticAssets(pages.assets()), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -211,6 +214,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if problem := settings.secret_key_problem():
         raise SystemExit(problem)
+    if settings.ahd_dev:
+        logging.getLogger(__name__).warning(
+            "AHD_DEV=1: DEVELOPMENT MODE. Any SECRET_KEY is accepted, the published one too: "
+            "never run a public site like this")
     redact_secrets_in_logs()
     services = build_services(settings)
     app = FastAPI(title="A House Divided: game server", version=__version__, lifespan=_lifespan(services),

@@ -42,5 +42,7 @@ def csrf_token_for(secret_key: str, session_token: str) -> str:
 
 
 def csrf_ok(secret_key: str, session_token: str, presented: str | None) -> bool:
+    # compared as bytes: compare_digest refuses str with non-ASCII characters
+    # (a TypeError, so a 500) and a forged token may hold any
     return presented is not None and presented != "" and \
-        hmac.compare_digest(csrf_token_for(secret_key, session_token), presented)
+        hmac.compare_digest(csrf_token_for(secret_key, session_token).encode(), presented.encode())

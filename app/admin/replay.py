@@ -190,6 +190,26 @@ def export_game(game_id: str, request: Request):
     return _json(export_record(game, evs, info), request, filename=f"ahd-{game_id}-seq{game.seq}.json")
 
 
+#: An export file nests a few levels deep (events, their data, a battle's units);
+#: far deeper JSON is not one, and would exhaust the recursion of whatever walks it.
+MAX_NESTING = 32
+
+
+def _shallow(value: object, limit: int = MAX_NESTING) -> bool:
+    """True if ``value`` nests lists and objects at most ``limit`` deep (walked
+    without recursion)."""
+    todo = [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        for child in children:
+            if isinstance(child, (dict, list)):
+                if depth + 1 > limit:
+                    return False
+                todo.append((child, depth + 1))
+    return True
+
+
 @router.post("/api/replay/file")
 async def replay_file(request: Request):
     """Check an exported game and return its replay bundle. No account; nothing stored."""
@@ -198,10 +218,12 @@ async def replay_file(request: Request):
         raise ApiError(413, N_("that file is too large"), "too_large")
     try:
         rec = json.loads(raw)
+        if not _shallow(rec):
+            raise ValueError
         header, evs, gid = rec["header"], rec["events"], rec.get("game_id", "")
         if not isinstance(evs, list) or not evs or "seq" not in evs[0]:
             raise ValueError
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):
         raise ApiError(422, N_("this is not a game exported by this site ({export})"), "invalid_request",
                        {"export": "GET /api/games/{id}/export"}) from None
 

@@ -13,6 +13,8 @@ DEFAULT_SQLITE_URL = "sqlite:///./house_divided.sqlite3"
 DEV_SECRET_KEY = "insecure-development-key-change-me"
 # keys printed in this repository: never good enough outside development
 PUBLIC_SECRET_KEYS = (DEV_SECRET_KEY, "change-me-to-a-long-random-string")
+#: The shortest SECRET_KEY accepted outside development (openssl rand -hex 32 gives 64).
+MIN_SECRET_KEY_BYTES = 32
 
 
 def normalize_database_url(url: str) -> str:
@@ -115,10 +117,16 @@ class Settings(BaseSettings):
     def secret_key_problem(self) -> str | None:
         """Why the server must not start with this SECRET_KEY, or None. The built-in key
         and the docker-compose placeholder are public: anyone could forge CSRF tokens."""
-        if self.ahd_dev or self.secret_key not in PUBLIC_SECRET_KEYS:
+        if self.ahd_dev:
             return None
-        return ("SECRET_KEY is not set (or is a published placeholder): set it to a long random value, "
-                "e.g. SECRET_KEY=$(openssl rand -hex 32), or set AHD_DEV=1 on a development machine")
+        advice = "e.g. SECRET_KEY=$(openssl rand -hex 32), or set AHD_DEV=1 on a development machine"
+        if self.secret_key in PUBLIC_SECRET_KEYS:
+            return f"SECRET_KEY is not set (or is a published placeholder): set it to a long random value, {advice}"
+        if len(self.secret_key.encode()) < MIN_SECRET_KEY_BYTES:
+            # "" or "x" would let anyone who guesses it forge CSRF tokens and sign-in links
+            return (f"SECRET_KEY is too short ({len(self.secret_key.encode())} bytes): it needs at least "
+                    f"{MIN_SECRET_KEY_BYTES} random bytes, {advice}")
+        return None
 
     @property
     def sqlalchemy_url(self) -> str:

@@ -116,7 +116,7 @@ class PlayCommands(GameReads):
                 raise ApiError(409, N_("this game is not open for joining"), "game_not_open")
             if self.sides_of(game, user.id):
                 raise ApiError(409, N_("you already have a seat in this game"), "already_seated")
-            invited = invite and game.invite_code and secrets.compare_digest(invite, game.invite_code)
+            invited = invite and game.invite_code and secrets.compare_digest(invite.encode(), game.invite_code.encode())
             if game.private and not invited and self.rematch_opponent(s, game) != user.id:
                 raise ApiError(403, N_("this game is private: join it with its invitation link"), "invite_required")
             free = [sd for sd in SIDES if getattr(game, f"{sd}_user_id") is None]

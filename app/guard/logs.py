@@ -1,6 +1,8 @@
 """Secrets never reach the log: tokens in query strings (?token= of the game socket,
 ?t= of the unsubscribe and verification links, ?invite= of private games) are blanked
-in every record of uvicorn's access and connection logs."""
+in every record of uvicorn's access and connection logs, and so is the path of every
+full URL the mailer logs (a webhook's address carries its secret in the path, as
+chat services' incoming webhooks do)."""
 from __future__ import annotations
 
 import logging
@@ -11,8 +13,11 @@ _SECRET_PARAM = re.compile(r"([?&](?:" + "|".join(SECRET_QUERY_KEYS) + r")=)[^&#
 REDACTED = "[redacted]"
 
 
+_URL_PATH = re.compile(r"(https?://[^/\s\"'<>()]+)/[^\s\"'<>()]*")
+
+
 def redact(text: str) -> str:
-    return _SECRET_PARAM.sub(r"\1" + REDACTED, text)
+    return _URL_PATH.sub(r"\1/" + REDACTED, _SECRET_PARAM.sub(r"\1" + REDACTED, text))
 
 
 class RedactSecrets(logging.Filter):
@@ -24,7 +29,7 @@ class RedactSecrets(logging.Filter):
         return True
 
 
-def install(logger_names: tuple[str, ...] = ("uvicorn.access", "uvicorn.error")) -> None:
+def install(logger_names: tuple[str, ...] = ("uvicorn.access", "uvicorn.error", "app.mailer")) -> None:
     for name in logger_names:
         logger = logging.getLogger(name)
         if not any(isinstance(f, RedactSecrets) for f in logger.filters):

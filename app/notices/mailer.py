@@ -322,7 +322,9 @@ def _hang_up(smtp: smtplib.SMTP) -> None:
 
 def main_loop(settings) -> int:
     """`python -m app mail-worker`: send the outbox (no game timers: the app runs those)."""
+    from ..guard.logs import install as redact_secrets_in_logs
     from ..store.db import Database
+    redact_secrets_in_logs()
     db = Database(settings.sqlalchemy_url, pool_size=2)
     clock = Clock(settings.clock_file)
     w = Worker(db, settings, clock, Notices.from_settings(settings, clock), send=True, timers=False)

@@ -42,7 +42,7 @@ def server(tmp_path_factory):
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     DATABASE_OF[base] = f"sqlite:///{tmp / 'hd.sqlite3'}"
-    env = dict(os.environ, DATABASE_URL=DATABASE_OF[base], SECRET_KEY="e2e-secret",
+    env = dict(os.environ, DATABASE_URL=DATABASE_OF[base], SECRET_KEY="e2e-secret-key-of-at-least-32-bytes",
                PUBLIC_URL=base, LOG_LEVEL="warning", RATE_LIMITS=GENEROUS_RATE_LIMITS,
                PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     log = open(tmp / "server.log", "wb")

@@ -17,7 +17,7 @@ document.addEventListener("securitypolicyviolation",
 
 
 def _make_admin(base: str, username: str) -> None:
-    env = dict(os.environ, DATABASE_URL=DATABASE_OF[base], SECRET_KEY="e2e-secret", PYTHONPATH=str(ROOT))
+    env = dict(os.environ, DATABASE_URL=DATABASE_OF[base], SECRET_KEY="e2e-secret-key-of-at-least-32-bytes", PYTHONPATH=str(ROOT))
     subprocess.run([sys.executable, "-m", "app", "make-admin", username], env=env, cwd=str(ROOT), check=True,
                    capture_output=True)
 

@@ -51,7 +51,7 @@ def test_muting_a_game_from_the_notifications_page(server, browser):
 def test_the_unsubscribe_page_asks_and_its_button_unsubscribes(server, browser):
     a = _player(server)
     me = a.get("/api/auth/me").json()
-    url = Notices(server, "e2e-secret", Clock()).unsubscribe_url(me["id"])
+    url = Notices(server, "e2e-secret-key-of-at-least-32-bytes", Clock()).unsubscribe_url(me["id"])
     ctx = browser.new_context()  # from a mail program: not logged in
     page = ctx.new_page()
     page.add_init_script(WATCH_VIOLATIONS)
@@ -110,7 +110,7 @@ def test_the_settings_show_the_webhook_secret_once(server, browser):
 def test_logging_in_from_the_unsubscribe_page_comes_back_to_it(server, browser):
     a = _player(server)
     me = a.get("/api/auth/me").json()
-    url = Notices(server, "e2e-secret", Clock()).unsubscribe_url(me["id"])
+    url = Notices(server, "e2e-secret-key-of-at-least-32-bytes", Clock()).unsubscribe_url(me["id"])
     ctx = browser.new_context()
     page = ctx.new_page()
     page.goto(url)

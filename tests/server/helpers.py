@@ -53,7 +53,7 @@ class ServerProc:
 
     def start(self, timeout: float = 120) -> "ServerProc":
         env = dict(os.environ)
-        env.update({"DATABASE_URL": self.database_url, "SECRET_KEY": "test-secret-key",
+        env.update({"DATABASE_URL": self.database_url, "SECRET_KEY": "test-secret-key-of-at-least-32-bytes",
                     "RATE_LIMITS": GENEROUS_RATE_LIMITS,
                     "PUBLIC_URL": self.base, "LOG_LEVEL": "warning",
                     "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))})

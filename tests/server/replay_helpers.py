@@ -11,7 +11,7 @@ from .helpers import ROOT, Player
 
 
 def run_app(server, *args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, DATABASE_URL=server.database_url, SECRET_KEY="test-secret-key", LOG_LEVEL="warning",
+    env = dict(os.environ, DATABASE_URL=server.database_url, SECRET_KEY="test-secret-key-of-at-least-32-bytes", LOG_LEVEL="warning",
                PYTHONPATH=str(ROOT))
     return subprocess.run([sys.executable, "-m", "app", *args], cwd=str(ROOT), env=env, capture_output=True,
                           text=True, timeout=120)

@@ -69,7 +69,8 @@ def _serve(env_extra: dict, tmp_path) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
-@pytest.mark.parametrize("key", [None, "insecure-development-key-change-me", "change-me-to-a-long-random-string"])
+@pytest.mark.parametrize("key", [None, "insecure-development-key-change-me", "change-me-to-a-long-random-string",
+                                 "", "x", "a" * 31])
 def test_the_server_refuses_to_start_on_a_published_secret_key(tmp_path, key):
     got = _serve({} if key is None else {"SECRET_KEY": key}, tmp_path)
     assert got.returncode == 2, got.stderr

@@ -13,7 +13,7 @@ import httpx
 import pytest
 import websockets
 
-from .helpers import Player, new_match, ws_recv, ws_until
+from .helpers import Player, new_match, uname, ws_recv, ws_until
 
 HUGE = 2 ** 70
 DEEP = "[" * 1000 + "]" * 1000
@@ -180,3 +180,32 @@ def test_hostile_websocket_input_gets_an_error_and_the_socket_stays_open(server)
                 assert (await ws_until(ws, lambda m: m.get("type") == "pong"))["ref"] == f"after {i}"
     asyncio.run(go())
     assert mover.game(gid)["seq"] == legal["seq"]
+
+
+def test_non_ascii_tokens_and_deep_files_are_refused_not_500(server):
+    """A CSRF token or an invitation code with non-ASCII characters, and an export
+    file nested a thousand deep, each get a 4xx carrying the security headers."""
+    browser = httpx.Client(base_url=server.base, timeout=30)        # a cookie session: CSRF applies
+    assert browser.post("/api/auth/register", json={"username": uname(), "password": "password123"}).status_code == 201
+    csrf = browser.post("/api/auth/logout", headers=[(b"X-CSRF-Token", "é".encode())])
+    private = Player(server.base).http.post("/api/games", json={"scenario": "1861", "side": "union",
+                                                                 "private": True}).json()
+    invite = Player(server.base).http.post(f"/api/games/{private['id']}/join", json={"invite": "ünïcode"})
+    deep = [httpx.post(server.base + "/api/replay/file", content=body,
+                       headers={"content-type": "application/json"})
+            for body in (DEEP, '{"header": ' + deep_dict(900) + ', "events": [{"seq": 1}]}')]
+    assert (csrf.status_code, csrf.json()["code"]) == (403, "csrf")
+    assert (invite.status_code, invite.json()["code"]) == (403, "invite_required")
+    assert [r.status_code for r in deep] == [422, 422]
+    for r in (csrf, invite, *deep):
+        assert r.headers["x-content-type-options"] == "nosniff"
+
+
+def test_an_export_file_over_a_mebibyte_is_read_not_refused(server):
+    """Long games export to more than the 1 MiB every other request is held to."""
+    padded = json.dumps({"header": {}, "events": [], "padding": "x" * (3 << 20)})
+    r = httpx.post(server.base + "/api/replay/file", content=padded, headers={"content-type": "application/json"})
+    assert r.status_code == 422 and r.json()["code"] == "invalid_request"   # read, and found not to be a game
+    other = httpx.post(server.base + "/api/auth/register", content=padded, headers={"content-type": "application/json"})
+    assert other.status_code == 413
+

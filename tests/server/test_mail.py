@@ -234,7 +234,7 @@ def test_mail_worker_as_its_own_process(smtp, clock, tmp_path):
         p.http.put("/api/me/notifications", json={"email": p.email})
         time.sleep(0.8)
         assert smtp.box.to(p.email) == []  # the app does not send
-        env = dict(os.environ, DATABASE_URL=url, SECRET_KEY="test-secret-key", PUBLIC_URL=s.base,
+        env = dict(os.environ, DATABASE_URL=url, SECRET_KEY="test-secret-key-of-at-least-32-bytes", PUBLIC_URL=s.base,
                    **{k.upper(): str(v) for k, v in server_env(smtp, clock).items()})
         worker = subprocess.Popen([sys.executable, "-m", "app", "mail-worker"], cwd=str(ROOT), env=env,
                                   stdout=open(tmp_path / "worker.log", "wb"), stderr=subprocess.STDOUT)

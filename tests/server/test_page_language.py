@@ -20,7 +20,7 @@ from app.notices.outbox import Notices
 from .helpers import Player
 from .replay_helpers import make_admin, resign
 
-SECRET = "test-secret-key"   # the test servers' SECRET_KEY (helpers.ServerProc)
+SECRET = "test-secret-key-of-at-least-32-bytes"   # the test servers' SECRET_KEY (helpers.ServerProc)
 ZONE = "Europe/Berlin"
 # the site's name as mail subjects carry it (stored with the mail, shown on the outbox page)
 SUBJECT_BRAND = "[A House Divided]"

@@ -97,6 +97,20 @@ def test_tokens_in_query_strings_are_redacted():
     assert redact("/api/games?view=mine&title=t") == "/api/games?view=mine&title=t"
 
 
+def test_webhook_addresses_lose_their_secret_path_in_the_log(caplog):
+    import logging
+
+    from app.guard.logs import install
+    install()
+    hook = "https://hooks.example.org/services/T0/B0/SECRETPART"
+    with caplog.at_level(logging.WARNING, logger="app.mailer"):
+        logging.getLogger("app.mailer").warning("outbox %s (%s to %s) attempt %s failed: %s",
+                                                7, "webhook", hook, 1, f"404 for url {hook}")
+    text = caplog.text
+    assert "SECRETPART" not in text
+    assert "(webhook to https://hooks.example.org/[redacted]) attempt 1" in text
+
+
 def test_rate_limits_from_the_environment_are_checked():
     assert parse_limits("login_account=3/10")["login_account"].events == 3
     for bad in ("nonsense=1/1", "chat=0/10", "chat=ten/60", "chat", "chat=5/nan", "chat=5/inf"):
@@ -165,6 +179,34 @@ async def test_every_answer_carries_the_security_headers():
     assert r.headers["x-content-type-options"] == "nosniff"
     assert r.headers["referrer-policy"] == "same-origin"
     assert r.headers["x-frame-options"] == "SAMEORIGIN"          # an answer's own header wins
+
+
+async def test_a_larger_body_is_taken_only_where_it_is_allowed():
+    from app.guard.http import BodyLimit
+    async with client(BodyLimit(echo_length, limit=1000, larger={"/files": 5000})) as c:
+        assert (await c.post("/files", content=b"x" * 4000)).text == "4000"
+        assert (await c.post("/files", content=b"x" * 5001)).status_code == 413
+        assert (await c.post("/other", content=b"x" * 4000)).status_code == 413
+
+
+async def test_a_server_error_is_answered_with_the_security_headers_and_no_trace():
+    from app.guard.http import SecurityHeaders, ServerErrors, security_headers
+
+    async def broken(scope, receive, send):
+        raise RuntimeError("internal detail")
+    async with client(SecurityHeaders(ServerErrors(broken), security_headers("https://ahd.example.org"))) as c:
+        r = await c.get("/")
+    assert r.status_code == 500 and r.json()["code"] == "server_error"
+    assert "internal detail" not in r.text
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
+    assert r.headers["strict-transport-security"].startswith("max-age=")
+
+
+def test_hsts_only_for_a_site_served_over_https():
+    from app.guard.http import security_headers
+    assert b"strict-transport-security" in dict(security_headers("https://ahd.example.org"))
+    assert b"strict-transport-security" not in dict(security_headers("http://127.0.0.1:8000"))
 
 
 # ------------------------------------------------------------------ outbound, real listeners
