@@ -156,23 +156,37 @@ def open_segments(pts):
     return [clamp(r) for r in runs if len(r) > 1]
 
 
-def label_spot(rings_pts, boxes):
-    """Where a state's name goes: a point inside the state, as far from the boxes as can be
-    (they would hide it), and not far from the state's centroid."""
+# a state's name is set in 11-unit capitals spaced 3 units apart: about this wide per letter
+LABEL_CHAR = 10.5
+LABEL_HALF_HEIGHT = 6.0
+LABEL_MARGIN = 3.0   # clear room kept round a name
+
+
+def label_room(name: str) -> tuple[float, float]:
+    """Half the width and half the height a state's name takes, with its margin."""
+    return len(name) * LABEL_CHAR / 2 + LABEL_MARGIN, LABEL_HALF_HEIGHT + LABEL_MARGIN
+
+
+def label_spot(name, rings_pts, obstacles):
+    """Where a state's name goes: a point inside the state where the whole name stays clear
+    of the boxes and of the names already placed (``obstacles``: centre x, y, width,
+    height), not far from the state's centroid; None when the state has no such room
+    (a name under a box is worse than none)."""
     best = max(rings_pts, key=lambda r: abs(_area(r)))
     cx, cy = centroid(rings_pts)
+    hw, hh = label_room(name)
     xs, ys = [p[0] for p in best], [p[1] for p in best]
-    spot, score = (cx, cy), -1e9
-    step = 8.0
+    spot, score = None, -1e9
+    step = 6.0
     y = min(ys)
     while y <= max(ys):
         x = min(xs)
         while x <= max(xs):
-            if 40 < x < VIEWPORT_WIDTH - 40 and 12 < y < VIEWPORT_HEIGHT - 8 and _inside((x, y), best):
-                # a name is about 90 x 12 units: measure the room round its middle line
-                clear = min((max(abs(x - bx) - bw / 2 - 45, abs(y - by) - bh / 2 - 6) for bx, by, bw, bh in boxes), default=99)
+            if hw < x < VIEWPORT_WIDTH - hw and hh < y < VIEWPORT_HEIGHT - hh and _inside((x, y), best):
+                clear = min((max(abs(x - bx) - bw / 2 - hw, abs(y - by) - bh / 2 - hh) for bx, by, bw, bh in obstacles),
+                            default=99)
                 sc = min(clear, 12) - 0.02 * math.hypot(x - cx, y - cy)
-                if sc > score:
+                if clear >= 0 and sc > score:
                     spot, score = (x, y), sc
             x += step
         y += step
@@ -236,9 +250,10 @@ def build(states_path: Path) -> str:
     land = []
     labels = []
     boxes = []
+    placed: list[tuple[float, float, float, float]] = []   # the names set so far, as obstacles
     for b in load_map().boxes.values():
         bx, by = board_layout.warp(b.lat, b.lon)
-        boxes.append((bx, by, *board_layout.box_size(b.name)))
+        boxes.append((bx, by, *board_layout.box_size(b.name, len(b.shields))))
     for g in geoms:
         name = (g.get("properties") or {}).get("name", "")
         rings_all = []
@@ -252,9 +267,12 @@ def build(states_path: Path) -> str:
                 if len(pts) >= 3:
                     land.append(path_d(pts, close=True))
         if rings_all and name in LABELS:
-            cx, cy = label_spot(rings_all, boxes)
-            if 20 < cx < VIEWPORT_WIDTH - 20 and 15 < cy < VIEWPORT_HEIGHT - 10:
-                labels.append((LABELS[name], cx, cy))
+            label = LABELS[name]
+            spot = label_spot(label, rings_all, boxes + placed)
+            if spot:
+                labels.append((label, *spot))
+                hw, hh = label_room(label)
+                placed.append((*spot, 2 * hw, 2 * hh))
 
     w, h = fmt(VIEWPORT_WIDTH), fmt(VIEWPORT_HEIGHT)
     text = [f'<text x="{fmt(x)}" y="{fmt(y + 4)}">{name}</text>' for name, x, y in labels]

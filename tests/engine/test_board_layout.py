@@ -61,3 +61,24 @@ def test_long_names_go_on_two_lines():
     assert BL.name_lines("Fts. Henry & Donelson") == ["Fts. Henry", "& Donelson"]
     assert BL.name_lines("Fredericksburg") == ["Fredericksburg"]
     assert BL.box_size("Cairo", 2)[0] > BL.box_size("Cairo", 0)[0]   # room for two shields beside the name
+
+
+def test_the_state_names_of_the_background_stay_clear_of_every_box():
+    """The background's state names (tools/make_map_background.py) are set where no box
+    of the current map hides them: each name's rectangle (11-unit capitals spaced 3 apart,
+    its y the baseline) against every box's rectangle."""
+    import re
+    from pathlib import Path
+
+    svg = (Path(__file__).resolve().parents[2] / "static" / "map-background.svg").read_text()
+    labels = [(float(x), float(y), name) for x, y, name in re.findall(r'<text x="([\d.]+)" y="([\d.]+)">([^<]+)</text>', svg)]
+    assert len(labels) >= 15
+    boxes = rects(max(DATA_VERSIONS))
+    under = []
+    for x, y, name in labels:
+        half = len(name) * 10.5 / 2 - 3   # the letter spacing after the last letter is not ink
+        top, bottom = y - 8, y
+        for bid, (x0, y0, x1, y1) in boxes.items():
+            if x - half < x1 and x + half > x0 and top < y1 and bottom > y0:
+                under.append((name, bid))
+    assert not under, f"state names under boxes: {under}"
