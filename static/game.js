@@ -12,6 +12,8 @@ import { Chat } from "./chat.js";
 import { drawControls, endPhaseQuestion, forcedAction, gameOverBanner, recruitLimits } from "./decisions.js";
 import { placeBoard, volleys } from "./battle-board.js";
 import { loadEvents } from "./history.js";
+import { lastMoveMarks } from "./last-move.js";
+import { PastView } from "./timeline.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const GID = boot.game_id;
@@ -30,6 +32,7 @@ Object.assign(game, {
 const ui = { sel: null, chooser: null, selBox: null, pop: null, opened: false };
 
 const map = new MapView($("map"), boot.map, boot.types);
+map.viewKey = `hd-board-view:${GID}`;   // the player's zoom and place, kept in this browser
 map.animate = prefs.animate !== false;
 if (prefs.labels === false) $("map").classList.add("no-labels");
 const describer = new Describer(map.boxes, boot.types);
@@ -143,6 +146,7 @@ function afterEvents(msg, { awaitingLegal }, t0, seqBefore) {
   if (msg.events && msg.events.some((e) => e.type === "start" || e.type === "join")) refreshSeats();
   if (msg.events && (game.drawOffer || msg.events.some((e) => AGREEMENT_EVENTS.has(e.type)))) refreshAgreements();
   if (msg.events) noticeSilentRecruitment(msg.events);
+  if (msg.events) past.moved(msg.events.filter((e) => e.type === "action" && e.source === "engine").length);
   // after an undo the page does not make the same forced decision again, so that a
   // further undo can go back past it
   if (msg.events && msg.events.some((e) => e.source === "server" && e.type === "undo")) game.autoSeq = msg.seq;
@@ -205,7 +209,8 @@ async function loadHistory(upto) {
     metrics.eventsReused = out.reused;
     for (const e of out.events) game.addEvent(e);
     renderLog();
-    if (game.state) renderActions();   // Abort or Resign depends on whether anyone has moved
+    past.markLog();
+    if (game.state) render(null, false);   // the last move needs the events; Abort or Resign whether anyone has moved   // Abort or Resign depends on whether anyone has moved
   } catch (e) { notice(t("Could not load the game log: {error}", { error: e.message })); }
 }
 
@@ -341,20 +346,16 @@ $("computer-tools").addEventListener("describe-action", (ev) => { ev.detail.word
 function render(t0, changed) {
   if (!game.state) return;
   const s = game.state;
-  map.setControl(s);
-  map.setUnits(s);
   const { boxes, units } = myTurn() ? clickables() : { boxes: new Map(), units: new Map() };
-  const hlUnits = new Set(units.keys());
-  if (!ui.sel && myTurn()) for (const a of game.legal) if (a.type === "target") hlUnits.add(a.unit);
-  map.highlight(new Set(boxes.keys()), hlUnits, ui.sel);
-  map.showPath(null);
+  if (!past.active) drawLiveBoard(boxes, units);
+  // the view is the player's: it opens once (where they left it, if they were here
+  // before) and then moves only when they move it
   if (!ui.opened) {
     ui.opened = true;
-    map.open(openingBoxes());
-    if (prefs.zoom === "east") { map.setStep(Math.max(map.step, 3)); map.reveal(["washington", "richmond"], true); }
-  } else if (changed) {
-    const d = decisionBox();
-    if (d) map.reveal([d]);
+    if (!map.restoreView()) {
+      map.open(openingBoxes());
+      if (prefs.zoom === "east") { map.setStep(Math.max(map.step, 3)); map.reveal(["washington", "richmond"], true); }
+    }
   }
   if (ui.pop && ui.pop.box && !game.state.units.some((u) => u.loc === ui.pop.box) && !boxes.has(ui.pop.box)) ui.pop = null;
   renderPop();
@@ -375,6 +376,24 @@ function render(t0, changed) {
     requestAnimationFrame(() => { metrics.latencies.push(performance.now() - t0); });
   }
 }
+
+function drawLiveBoard(boxes, units) {
+  const s = game.state;
+  map.setControl(s);
+  map.setUnits(s);
+  const hlUnits = new Set(units.keys());
+  if (!ui.sel && myTurn()) for (const a of game.legal) if (a.type === "target") hlUnits.add(a.unit);
+  map.highlight(new Set(boxes.keys()), hlUnits, ui.sel);
+  map.showPath(null);
+  map.showLast(lastMoveMarks(eventsInOrder(), { viewer: game.yourSides, counts: stillCounts }));
+}
+// every event the page knows, in seq order (sorted again only when one was added)
+let ordered = { size: -1, list: [] };
+function eventsInOrder() {
+  if (ordered.size !== game.events.size) ordered = { size: game.events.size, list: [...game.events.values()].sort((a, b) => a.seq - b.seq) };
+  return ordered.list;
+}
+const stillCounts = (e) => !game.isUndone(e.seq);
 
 function renderStatus() {
   const s = game.state;
@@ -777,11 +796,17 @@ function appendLog(e) {
   }
 }
 $("log").addEventListener("click", (ev) => {
-  const li = ev.target.closest("li[data-boxes]");
+  const li = ev.target.closest("li.ev[data-seq]");
   if (!li) return;
   for (const x of $("log").querySelectorAll(".picked")) x.classList.remove("picked");
   li.classList.add("picked");
-  map.flash(li.dataset.boxes.split(" "));
+  if (!li.classList.contains("undone")) past.show(+li.dataset.seq);
+  if (li.dataset.boxes) map.flash(li.dataset.boxes.split(" "));
+});
+// looking back through the game (static/timeline.js)
+const past = new PastView({
+  map, api, gid: GID, log: $("log"), host: $("map-wrap"), events: eventsInOrder, counts: stillCounts,
+  viewer: () => game.yourSides, toNow: () => render(null, false),
 });
 
 // ---------------------------------------------------------------------------- stacks and choices on the map
@@ -877,6 +902,7 @@ function openingBoxes() {
 // ---------------------------------------------------------------------------- wiring
 $("map").addEventListener("click", (ev) => {
   if (map.suppressClick) return;
+  if (past.active) { past.toNowAgain(); return; }
   if (map.lastPointer === "touch" || map.lastPointer === "pen") {
     // where the finger came down: the browser moves a tap's click onto the nearest
     // clickable thing, which is the very guess this is here to avoid
@@ -925,6 +951,9 @@ document.addEventListener("keydown", (ev) => {
   else if (ev.key === "+" || ev.key === "=") map.setStep(map.step + 1);
   else if (ev.key === "-") map.setStep(map.step - 1);
   else if (ev.key === "0") map.fit();
+  else if ((ev.key === "ArrowLeft" || ev.key === "ArrowRight") && !ev.defaultPrevented && !ev.altKey && !ev.ctrlKey && !ev.metaKey
+           && !ev.target.closest("[role=tab], #map")) { ev.preventDefault(); past.step(ev.key === "ArrowLeft" ? -1 : 1); }
+  else if (ev.key === "Escape" && past.active) past.toNowAgain();
   else if (ev.key === "Escape") { const wasPop = !!ui.pop; ui.sel = null; ui.chooser = null; closePop(wasPop); render(null, false); }
 });
 // On a phone or tablet the side panel is a sheet over the bottom of the map: a tab opens

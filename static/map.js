@@ -19,8 +19,13 @@ export function svg(tag, attrs, ...children) {
 const DEFAULT_GEOMETRY = { name_size: 10, name_char: 5, name_line: 10.5, name_max_chars: 12, counter: 18, pad: 2.5, shield: 9, min_width: 43.5 };
 // Screen sizes the opening view must reach: names and counters a player can read and hit.
 export const READABLE = { name: 10, counter: 18 };
+// The whole board opens where its counters are at least this many pixels (a laptop, a
+// tablet: their letters still read); a phone opens zoomed in to READABLE.
+const WHOLE_BOARD_COUNTER = 12;
 export const ZOOM_STEP = 1.25;        // every zoom step magnifies by the same factor
 const MAX_STEPS = 9;
+const NAME_MIN_SCALE = 0.72;          // a box name's font shrinks to no less than this share
+const NAME_MIN_NARROW = 0.92;         // and is then narrowed to no less than this share of its width
 const STACK_SHIFT = 1.4;              // offset of each counter under the top of a pile
 const STACK_DEPTH = 2;                // piles show at most this many counters under the top one
 
@@ -58,6 +63,7 @@ export class MapView {
       }
     }
     this.animate = true;
+    this.viewKey = null;         // localStorage key under which the player's view is kept
     this.onPick = null;          // (box id) => void: Enter on a focused box
     this.build();
     this.initZoom();
@@ -76,12 +82,13 @@ export class MapView {
     r.append(svg("image", { href: "/static/map-background.svg", x: 0, y: 0, width: this.W, height: this.H,
                             class: "bg", "aria-hidden": "true" }));
     this.gLines = svg("g", { class: "lines", "aria-hidden": "true" });
+    this.gLast = svg("g", { class: "last-move", "aria-hidden": "true" });   // under the boxes: a halo round each
     this.gBoxes = svg("g", { class: "boxes" });
     this.gMarks = svg("g", { class: "marks", "aria-hidden": "true" });
     this.gUnits = svg("g", { class: "units" });
     this.gBadges = svg("g", { class: "badges", "aria-hidden": "true" });
     this.gOver = svg("g", { class: "overlay", "aria-hidden": "true" });
-    r.append(this.gLines, this.gBoxes, this.gMarks, this.gUnits, this.gBadges, this.gOver);
+    r.append(this.gLines, this.gLast, this.gBoxes, this.gMarks, this.gUnits, this.gBadges, this.gOver);
     this.drawLines();
     this.drawBoxes();
   }
@@ -95,6 +102,8 @@ export class MapView {
       svg("path", { d: "M6 3.3V11M3.5 5h5M1.5 7.5c0.5 2.3 2.4 3.5 4.5 3.5s4-1.2 4.5-3.5", fill: "none", "stroke-width": 1.2,
                     "stroke-linecap": "round" }));
     d.append(anchor);
+    d.append(svg("marker", { id: "last-arrow", viewBox: "0 0 10 10", refX: 7, refY: 5, markerWidth: 4.2, markerHeight: 4.2,
+                             orient: "auto", markerUnits: "strokeWidth" }, svg("path", { d: "M0 0L10 5L0 10z", class: "last-arrow" })));
     return d;
   }
 
@@ -173,9 +182,7 @@ export class MapView {
       const name = svg("text", { class: "name", y: y0 + g0.pad + g0.name_size * 0.86 });
       const allowed = b.w - 2 * g0.pad - left - right;
       b.lines.forEach((s, i) => {
-        // the layout reserved name_char per letter: a wider font is squeezed into that room
-        const room = Math.min(allowed, Math.max(s.length * g0.name_char, 1));
-        name.append(svg("tspan", { x: nx, dy: i ? g0.name_line : 0, "data-room": room.toFixed(1) }, s));
+        name.append(svg("tspan", { x: nx, dy: i ? g0.name_line : 0, "data-room": allowed.toFixed(1) }, s));
       });
       g.append(name);
       for (const [side, v] of Object.entries(sh)) {
@@ -203,14 +210,24 @@ export class MapView {
     this.fitNames();
   }
 
-  // squeeze a name into the room the layout gave it (fonts differ between machines)
+  // Fit a name to its box's width (fonts differ between machines): a long name is set in a
+  // smaller size of the same font, down to NAME_MIN_SCALE of it; only what is still too
+  // long after that is narrowed, and never below NAME_MIN_NARROW of its own width (a
+  // squeezed name reads worse than a small one).
   fitNames() {
     for (const t of this.gBoxes.querySelectorAll(".name tspan")) {
       const room = +t.dataset.room;
+      t.style.fontSize = "";
+      t.removeAttribute("textLength"); t.removeAttribute("lengthAdjust");
       let w = 0;
       try { w = t.getComputedTextLength(); } catch (e) { w = 0; }
-      if (w > room) { t.setAttribute("textLength", room); t.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
-      else { t.removeAttribute("textLength"); t.removeAttribute("lengthAdjust"); }
+      if (!w || w <= room) continue;
+      const k = Math.max(NAME_MIN_SCALE, room / w);
+      t.style.fontSize = `${(this.g.name_size * k).toFixed(2)}px`;
+      if (w * k > room) {
+        t.setAttribute("textLength", Math.max(room, w * k * NAME_MIN_NARROW).toFixed(1));
+        t.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
     }
   }
 
@@ -353,6 +370,32 @@ export class MapView {
     this._flashT = setTimeout(() => { for (const g of this.gBoxes.children) g.classList.remove("flash"); }, 2600);
   }
 
+  // The last move (static/last-move.js): a halo round each of its boxes and a line along
+  // each march, ending in an arrow at the edge of the box it went to; the box and the
+  // drawing both say what they are in data-last.
+  showLast(marks) {
+    for (const g of this.gBoxes.querySelectorAll("[data-last]")) g.removeAttribute("data-last");
+    this.gLast.replaceChildren();
+    if (!marks) return;
+    const HALO = 3.2;
+    for (const [id, kind] of marks.boxes) {
+      const b = this.boxes.get(id), g = this.boxEl(id);
+      if (!b || !g) continue;
+      g.dataset.last = kind;
+      this.gLast.append(svg("rect", { class: `last-halo ${kind}`, "data-last": kind, "data-box-mark": id, x: (b.x - b.w / 2 - HALO).toFixed(1),
+        y: (b.y - b.h / 2 - HALO).toFixed(1), width: (b.w + 2 * HALO).toFixed(1), height: (b.h + 2 * HALO).toFixed(1), rx: 4.5 }));
+    }
+    for (const path of marks.paths) {
+      const pts = path.boxes.map((id) => this.boxes.get(id)).filter(Boolean);
+      if (pts.length < 2) continue;
+      const a = pts[0], z = pts[pts.length - 1];
+      const start = this.edgePoint(a, pts[1].x, pts[1].y), end = this.edgePoint(z, pts[pts.length - 2].x, pts[pts.length - 2].y);
+      const line = [start, ...pts.slice(1, -1), end].map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(" ");
+      this.gLast.append(svg("polyline", { class: `last-path ${path.kind}`, "data-last": path.kind, "data-route": path.boxes.join(" "),
+                                          points: line, "marker-end": "url(#last-arrow)" }));
+    }
+  }
+
   showPath(path, from) {
     this.gOver.replaceChildren();
     if (!path || !from) return;
@@ -395,7 +438,9 @@ export class MapView {
     v.y = v.h >= this.H ? (this.H - v.h) / 2 : Math.min(Math.max(v.y, 0), this.H - v.h);
   }
 
-  setStep(step, cx, cy) {
+  // the player's zoom (buttons, keys, wheel, pinch): kept for the next visit
+  setStep(step, cx, cy) { this.zoomTo(step, cx, cy); this.viewChanged(); }
+  zoomTo(step, cx, cy) {
     this.opening = null;
     step = Math.min(MAX_STEPS, Math.max(0, Math.round(step)));
     const v = this.vb;
@@ -407,8 +452,31 @@ export class MapView {
     this.setViewBox();
   }
   zoomBy(factor) { this.setStep(this.step + (factor < 1 ? 1 : -1)); }
-  fit() { this.opening = null; this.step = 0; this.vb = { x: 0, y: 0, w: this.W, h: this.H }; this.setViewBox(); }
+  fit() { this.wholeBoard(); this.viewChanged(); }
+  wholeBoard() { this.opening = null; this.step = 0; this.vb = { x: 0, y: 0, w: this.W, h: this.H }; this.setViewBox(); }
   centreOn(x, y) { const v = this.vb; v.x = x - v.w / 2; v.y = y - v.h / 2; this.setViewBox(); }
+
+  // The view the player chose (zoom step and the board point in the middle) is kept in this
+  // browser under viewKey, so that a reload or the next move finds the board where it was.
+  viewChanged() {
+    this.opening = null;
+    if (!this.viewKey) return;
+    const v = this.vb;
+    try { localStorage.setItem(this.viewKey, JSON.stringify({ step: this.step, x: Math.round(v.x + v.w / 2), y: Math.round(v.y + v.h / 2) })); }
+    catch (e) { /* storage full or forbidden: the view is not kept */ }
+  }
+  // the kept view, if there is one: true when it was restored
+  restoreView() {
+    let kept = null;
+    try { kept = this.viewKey && JSON.parse(localStorage.getItem(this.viewKey) || "null"); } catch (e) { kept = null; }
+    if (!kept || !Number.isFinite(kept.step) || !Number.isFinite(kept.x) || !Number.isFinite(kept.y)) return false;
+    this.opening = null;
+    this.step = Math.min(MAX_STEPS, Math.max(0, Math.round(kept.step)));
+    const s = this.scale();
+    this.vb = { w: (this.root.clientWidth || this.W) / s, h: (this.root.clientHeight || this.H) / s, x: 0, y: 0 };
+    this.centreOn(kept.x, kept.y);
+    return true;
+  }
 
   // Bring boxes into view: centre on them if any is off screen (or always, with force).
   reveal(ids, force) {
@@ -419,12 +487,12 @@ export class MapView {
     if (!out && !force) return;
     this.centreOn(bs.reduce((s, b) => s + b.x, 0) / bs.length, bs.reduce((s, b) => s + b.y, 0) / bs.length);
   }
-  // The opening view: the whole board where it is readable, otherwise the readable step
-  // centred on the boxes that matter now.
+  // The opening view: the whole board where its counters are big enough to tell apart,
+  // otherwise the readable step centred on the boxes that matter now.
   open(ids) {
-    this.fit();
-    const step = this.readableStep();
-    if (step > 0) { this.setStep(step); this.reveal(ids.length ? ids : [...this.boxes.keys()].slice(0, 1), true); }
+    this.wholeBoard();
+    const step = this.fitScale() * this.g.counter >= WHOLE_BOARD_COUNTER ? 0 : this.readableStep();
+    if (step > 0) { this.zoomTo(step); this.reveal(ids.length ? ids : [...this.boxes.keys()].slice(0, 1), true); }
     this.opening = ids;
   }
 
@@ -496,7 +564,7 @@ export class MapView {
     });
     const up = (ev) => {
       pointers.delete(ev.pointerId);
-      if (drag && drag.moved) { this.suppressClick = true; setTimeout(() => { this.suppressClick = false; }, 0); }
+      if (drag && drag.moved) { this.suppressClick = true; setTimeout(() => { this.suppressClick = false; }, 0); this.viewChanged(); }
       r.classList.remove("panning");
       if (pointers.size < 2) pinch = null;
       if (!pointers.size) { drag = null; setTimeout(() => { this.suppressClick = false; }, 0); }
@@ -526,9 +594,12 @@ export class MapView {
         if (this.onPick) this.onPick(g.dataset.box);
       }
     });
-    this.gBoxes.addEventListener("focusin", (ev) => {
+    // (on the document: Chromium makes an SVG element with a focus listener a tab stop of
+    // its own, one with no name)
+    document.addEventListener("focusin", (ev) => {
+      if (!(ev.target instanceof Element) || !this.gBoxes.contains(ev.target)) return;
       const g = ev.target.closest("[data-box]");
-      if (g) { this.current = g.dataset.box; this.reveal([g.dataset.box]); }
+      if (g) { this.current = g.dataset.box; this.reveal([g.dataset.box]); this.viewChanged(); }
     });
   }
 
@@ -575,14 +646,16 @@ export function counter(u, type, CW = 18) {
                        "data-unit": u.id, role: "button", tabindex: -1,
                        "aria-label": unitName(u, t0) });
   g.append(svg("title", {}, unitName(u, t0) + (u.red ? `, ${t("reduced")}` : "") + (u.ent ? `, ${t("entrenched")}` : "")));
-  const k = CW / 11;   // the symbol is drawn on an 11-unit counter and scaled
+  const k = CW / 11;   // the counter is drawn on 11 units and scaled
   const inner = svg("g", { transform: `scale(${k.toFixed(3)})` });
+  // the letters (MI, VC...) are what a player reads, so they take the lower half of the
+  // counter; the NATO symbol is a small box above them
   inner.append(svg("rect", { class: "face", width: 11, height: 11, rx: 1.2 }));
-  if (u.red) inner.append(svg("path", { class: "red-mark", d: "M11 6.6V11H6.6z" }));
-  if (u.ent) inner.append(svg("path", { class: "dig", d: "M1 10.2Q5.5 7.8 10 10.2" }));
-  inner.append(svg("rect", { class: "sym", x: 2, y: 1.8, width: 7, height: 4.4 }));
-  inner.append(svg("path", { class: "sym", d: t0.kind === "cav" ? "M2 6.2L9 1.8" : "M2 1.8L9 6.2M2 6.2L9 1.8" }));
-  inner.append(svg("text", { class: "q", x: 5.5, y: 9.9 }, q + (t0.kind === "cav" ? "C" : "I")));
+  if (u.red) inner.append(svg("path", { class: "red-mark", d: "M8.2 0H9.8Q11 0 11 1.2V2.8z" }));
+  if (u.ent) inner.append(svg("path", { class: "dig", d: "M1.2 10.6Q5.5 9.7 9.8 10.6" }));
+  inner.append(svg("rect", { class: "sym", x: 3, y: 1.1, width: 5, height: 3.2 }));
+  inner.append(svg("path", { class: "sym", d: t0.kind === "cav" ? "M3 4.3L8 1.1" : "M3 1.1L8 4.3M3 4.3L8 1.1" }));
+  inner.append(svg("text", { class: "q", x: 5.5, y: 9.6 }, q + (t0.kind === "cav" ? "C" : "I")));
   if (q === "C") inner.append(svg("path", { class: "star", d: "M1.6 0.9l0.35 0.75 0.8 0.1-0.6 0.55 0.15 0.8-0.7-0.4-0.7 0.4 0.15-0.8-0.6-0.55 0.8-0.1z", transform: "translate(-0.6 -0.2)" }));
   g.append(inner);
   return g;

@@ -10,6 +10,7 @@ import { foldFrames } from "./game-state.js";
 import { WORDS, phaseName, sideName, statusWords } from "./words.js";
 import { t, tn } from "./i18n.js";
 import { markPosition, showAnalysis } from "./analysis.js";
+import { lastMoveMarks } from "./last-move.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const $ = (id) => document.getElementById(id);
@@ -163,6 +164,8 @@ function go(i) {
     map.setUnits(s);
     R.shown = e.frame;
   }
+  // the last move as the game page marks it: the decisions of whoever moved last
+  map.showLast(lastMoveMarks(R.events.slice(0, i + 1), { counts: (x) => x.status === "effective" }));
   // the log: events up to here visible, this one marked
   const lo = Math.min(prev < 0 ? 0 : prev, i), hi = Math.max(prev, i);
   for (let k = prev < 0 ? 0 : lo; k <= (prev < 0 ? R.items.length - 1 : hi); k++) R.items[k].classList.toggle("future", k > i);
