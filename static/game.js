@@ -952,7 +952,7 @@ document.addEventListener("keydown", (ev) => {
   else if (ev.key === "-") map.setStep(map.step - 1);
   else if (ev.key === "0") map.fit();
   else if ((ev.key === "ArrowLeft" || ev.key === "ArrowRight") && !ev.defaultPrevented && !ev.altKey && !ev.ctrlKey && !ev.metaKey
-           && !ev.target.closest("[role=tab], #map")) { ev.preventDefault(); past.step(ev.key === "ArrowLeft" ? -1 : 1); }
+           && !ev.target.closest("#map")) { ev.preventDefault(); past.step(ev.key === "ArrowLeft" ? -1 : 1); }
   else if (ev.key === "Escape" && past.active) past.toNowAgain();
   else if (ev.key === "Escape") { const wasPop = !!ui.pop; ui.sel = null; ui.chooser = null; closePop(wasPop); render(null, false); }
 });

@@ -462,7 +462,7 @@ export class MapView {
     this.opening = null;
     if (!this.viewKey) return;
     const v = this.vb;
-    try { localStorage.setItem(this.viewKey, JSON.stringify({ step: this.step, x: Math.round(v.x + v.w / 2), y: Math.round(v.y + v.h / 2) })); }
+    try { localStorage.setItem(this.viewKey, JSON.stringify({ step: this.step, x: +(v.x + v.w / 2).toFixed(1), y: +(v.y + v.h / 2).toFixed(1) })); }
     catch (e) { /* storage full or forbidden: the view is not kept */ }
   }
   // the kept view, if there is one: true when it was restored
@@ -655,7 +655,7 @@ export function counter(u, type, CW = 18) {
   if (u.ent) inner.append(svg("path", { class: "dig", d: "M1.2 10.6Q5.5 9.7 9.8 10.6" }));
   inner.append(svg("rect", { class: "sym", x: 3, y: 1.1, width: 5, height: 3.2 }));
   inner.append(svg("path", { class: "sym", d: t0.kind === "cav" ? "M3 4.3L8 1.1" : "M3 1.1L8 4.3M3 4.3L8 1.1" }));
-  inner.append(svg("text", { class: "q", x: 5.5, y: 9.6 }, q + (t0.kind === "cav" ? "C" : "I")));
+  inner.append(svg("text", { class: "q", x: 5.5, y: 9.75 }, q + (t0.kind === "cav" ? "C" : "I")));
   if (q === "C") inner.append(svg("path", { class: "star", d: "M1.6 0.9l0.35 0.75 0.8 0.1-0.6 0.55 0.15 0.8-0.7-0.4-0.7 0.4 0.15-0.8-0.6-0.55 0.8-0.1z", transform: "translate(-0.6 -0.2)" }));
   g.append(inner);
   return g;

@@ -3,7 +3,10 @@ whole game turn can be played from the keyboard with the board as a list.
 
 At 1366x900, 1024x768 and 390x844 (the opening view, and the whole board):
 * every counter lies inside the box it stands in, and no two boxes or box names overlap;
-* at the opening view names are at least 10 px high and counters at least 18 px wide;
+* a laptop (1366x900) and a tablet (1024x768) open on the whole board; on the laptop the
+  letters on the counters are at least 9 px high; a phone opens zoomed in, to names of 10
+  px and counters of 18 px, with the map on at least 75% of its height;
+* no box name is squeezed below 90% of its width (a long one is set smaller);
 * the page never scrolls sideways;
 * screenshots of the opening and the whole view are kept under artifacts/, with the
   measured figures in board-metrics.json.
@@ -37,7 +40,25 @@ MEASURE = """() => {
     }
   }
   const counters = [...svg.querySelectorAll('[data-unit]')].map((c) => [c.dataset.unit, c.dataset.loc, rect(c.querySelector('.face'))]);
-  return { k, boxes, names, counters, nameFont, nameBox,
+  // the letters on the counters, on the screen; each line of a box name as set against
+  // its own natural width (a name narrowed to fit shows less than 1)
+  let letters = Infinity, lineFont = Infinity, narrowest = Infinity;
+  for (const q of svg.querySelectorAll('[data-unit] .q')) letters = Math.min(letters, parseFloat(getComputedStyle(q).fontSize) * q.getScreenCTM().a);
+  for (const ts of svg.querySelectorAll('.name tspan')) {
+    const shown = ts.getBoundingClientRect().width, len = ts.getAttribute('textLength'), adj = ts.getAttribute('lengthAdjust');
+    ts.removeAttribute('textLength');
+    const natural = ts.getComputedTextLength() * ts.getScreenCTM().a;
+    if (len) { ts.setAttribute('textLength', len); ts.setAttribute('lengthAdjust', adj); }
+    narrowest = Math.min(narrowest, shown / natural);
+    lineFont = Math.min(lineFont, parseFloat(getComputedStyle(ts).fontSize) * ts.getScreenCTM().a);
+  }
+  const view = svg.getBoundingClientRect(), sheet = document.getElementById('side').getBoundingClientRect();
+  const prompt = document.getElementById('prompt-bar').getBoundingClientRect();   // it may spread over the map
+  const seen = Object.values(boxes).filter((r) => r[0] >= view.left - 1 && r[2] <= view.right + 1 && r[1] >= view.top - 1 && r[3] <= view.bottom + 1).length;
+  // the map's share of the screen's height, down to where a sheet covers it
+  const top = prompt.left < view.right - 1 ? Math.max(view.top, prompt.bottom) : view.top;
+  const mapShare = ((sheet.top > view.top + 1 && sheet.left < view.right - 1 ? Math.min(view.bottom, sheet.top) : view.bottom) - top) / innerHeight;
+  return { k, boxes, names, counters, nameFont, nameBox, letters, lineFont, narrowest, seen, mapShare,
            counterPx: Math.min(...counters.map(([, , r]) => Math.min(r[2] - r[0], r[3] - r[1]))),
            step: +svg.dataset.step,
            scrollW: document.documentElement.scrollWidth, clientW: document.documentElement.clientWidth };
@@ -106,10 +127,18 @@ def test_board_reads_at_every_size(server, browser, artifacts, game, width, heig
 
     opening = page.evaluate(MEASURE)
     page.screenshot(path=str(artifacts / f"board-{width}x{height}-opening.png"))
-    if width >= 1366:   # a laptop opens on the whole board, already readable
-        assert opening["step"] == 0, f"the laptop opens at zoom step {opening['step']}, not the whole board"
-    assert opening["nameFont"] >= 10, f"names {opening['nameFont']:.1f} px at the opening view"
-    assert opening["counterPx"] >= 18, f"counters {opening['counterPx']:.1f} px at the opening view"
+    if width >= 1024:   # a laptop and a tablet open on the whole board
+        assert opening["step"] == 0, f"{width}x{height} opens at zoom step {opening['step']}, not the whole board"
+        assert opening["seen"] == len(opening["boxes"]), f"{opening['seen']} of {len(opening['boxes'])} boxes in view"
+    if width >= 1366:   # and on a laptop it reads: counters' letters of 9 px and more
+        assert opening["letters"] >= 9, f"counter letters {opening['letters']:.1f} px on the whole board"
+        assert opening["counterPx"] >= 17.5, f"counters {opening['counterPx']:.1f} px on the whole board"
+    if width < 800:     # a phone opens zoomed in, to names and counters that read
+        assert opening["nameFont"] >= 10, f"names {opening['nameFont']:.1f} px at the opening view"
+        assert opening["counterPx"] >= 18, f"counters {opening['counterPx']:.1f} px at the opening view"
+        assert opening["mapShare"] >= 0.75, f"the map has {opening['mapShare']:.0%} of the phone's height"
+    # a long name is set smaller, not squeezed: no line narrower than 90% of its natural width
+    assert opening["narrowest"] >= 0.9, f"a box name is squeezed to {opening['narrowest']:.0%} of its width"
     assert opening["scrollW"] <= opening["clientW"], "the page scrolls sideways"
     # a player sees every box and every counter: all of them are in the document and laid out
     assert len(opening["boxes"]) == len(rules_engine.load_map().boxes)
@@ -149,7 +178,10 @@ def test_board_reads_at_every_size(server, browser, artifacts, game, width, heig
     data[f"{width}x{height}"] = {
         "opening_zoom_step": opening["step"],
         "opening_name_font_px": round(opening["nameFont"], 1), "opening_name_box_px": round(opening["nameBox"], 1),
-        "opening_counter_px": round(opening["counterPx"], 1),
+        "opening_counter_px": round(opening["counterPx"], 1), "opening_counter_letters_px": round(opening["letters"], 1),
+        "opening_boxes_in_view": opening["seen"], "opening_map_share_of_height": round(opening["mapShare"], 2),
+        "name_line_font_px_least": round(opening["lineFont"], 1), "name_width_shown_least": round(opening["narrowest"], 3),
+        "full_counter_letters_px": round(full["letters"], 1),
         "full_name_font_px": round(full["nameFont"], 1), "full_counter_px": round(full["counterPx"], 1),
         "overlapping_boxes": sum(len(f[0]) for f in found.values()),
         "overlapping_names": sum(len(f[1]) for f in found.values()),
