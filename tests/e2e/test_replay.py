@@ -70,6 +70,18 @@ def test_replay_steps_back_and_forth_and_the_map_follows(server, browser, artifa
     page.fill("#r-seq", str(last_seq // 2))
     page.click("#r-go")
     assert int(page.evaluate("document.body.dataset.seq")) <= last_seq // 2
+    # at a march, the map marks it as the game page does: its boxes and its line (data-last)
+    move = page.evaluate(f"""async () => {{
+      const b = await (await fetch('/api/games/{gid}/replay')).json();
+      const e = b.events.filter(x => x.status === 'effective' && x.type === 'action' && x.data.action && x.data.action.type === 'move').pop();
+      return e ? [e.seq, e.data.action.path[e.data.action.path.length - 1]] : null; }}""")
+    assert move, "the game has a march"
+    page.evaluate(f"window.__replayGo({move[0]})")
+    assert page.locator(f'#map [data-box="{move[1]}"][data-last]').count() == 1
+    routes = page.eval_on_selector_all("#map polyline[data-last='march']", "ps => ps.map(p => p.dataset.route.split(' ').pop())")
+    assert move[1] in routes, routes
+    page.click("#r-first")
+    assert page.locator("#map [data-last]").count() == 0, "nothing is marked before the first decision"
     # every die recomputed in the browser from the revealed seed
     page.click("#t-verify")
     page.wait_for_selector("body[data-dice-checked]", timeout=20000)
