@@ -25,7 +25,7 @@ UNITS = """() => [...document.querySelectorAll('#map [data-unit]')].map(g => g.d
 
 def _same_view(a, b):
     """Two views alike to a tenth of a pixel's worth of rounding."""
-    return all(abs(float(p) - float(q)) <= 0.25 for p, q in zip(a.split(), b.split()))
+    return all(abs(float(p) - float(q)) <= 0.25 for p, q in zip(a.split(), b.split(), strict=True))
 
 
 def _page(ctx, base, gid, errors):

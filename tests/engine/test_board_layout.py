@@ -71,7 +71,8 @@ def test_the_state_names_of_the_background_stay_clear_of_every_box():
     from pathlib import Path
 
     svg = (Path(__file__).resolve().parents[2] / "static" / "map-background.svg").read_text()
-    labels = [(float(x), float(y), name) for x, y, name in re.findall(r'<text x="([\d.]+)" y="([\d.]+)">([^<]+)</text>', svg)]
+    found = re.findall(r'<text x="([\d.]+)" y="([\d.]+)">([^<]+)</text>', svg)
+    labels = [(float(x), float(y), name) for x, y, name in found]
     assert len(labels) >= 15
     boxes = rects(max(DATA_VERSIONS))
     under = []
