@@ -210,7 +210,7 @@ async function loadHistory(upto) {
     for (const e of out.events) game.addEvent(e);
     renderLog();
     past.markLog();
-    if (game.state) render(null, false);   // the last move needs the events; Abort or Resign whether anyone has moved   // Abort or Resign depends on whether anyone has moved
+    if (game.state) render(null, false);   // the last move's marks need the events; Abort or Resign, whether anyone has moved
   } catch (e) { notice(t("Could not load the game log: {error}", { error: e.message })); }
 }
 
@@ -223,6 +223,7 @@ function act(action) {
 }
 function sendAction(action) {
   notice("");
+  if (past.active) past.toNowAgain();   // a decision is made on the board as it is now
   const id = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2)).slice(0, 36);
   send({ type: "action", action, action_id: id, expected_seq: game.seq });
   ui.sel = null; ui.chooser = null;
