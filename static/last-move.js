@@ -48,7 +48,8 @@ function lastRun(list, viewerSides) {
 
 export function lastMoveMarks(events, { viewer = [], counts = () => true } = {}) {
   const { list, battleBox } = decisions(events, counts);
-  const run = lastRun(list, viewer);
+  // one who plays both sides sees, as a spectator does, whoever moved last
+  const run = lastRun(list, viewer.length > 1 ? [] : viewer);
   const boxes = new Map(), paths = [];
   const mark = (id, kind) => {
     if (typeof id !== "string" || !id) return;
