@@ -16,6 +16,11 @@ from .data import other, unit_type
 from .errors import because
 
 
+#: Engine version from which a battle ended by a withdrawal (5.6) marks no unit as
+#: having fought (5.5).
+UNFOUGHT_WITHDRAWAL_SINCE = 5
+
+
 class CombatRules(GameCore):
     # ------------------------------------------------------------------ segment
     def _start_combat_segment(self) -> None:
@@ -296,6 +301,10 @@ class CombatRules(GameCore):
             self._note_kentucky_entry_from_battle(uid, to)
         self._leaders_follow(b["box"], to, b["defender"])
         self._note("withdrew", box=b["box"], to=to)
+        if self.rules_since(UNFOUGHT_WITHDRAWAL_SINCE):
+            # 5.6: the cavalry leaves "before any Battle Rounds are conducted", so no
+            # unit of either side has fought (5.5): each may still reinforce a battle
+            b["participants"] = []
         self._finish_battle(winner=None)
 
     def _do_stand(self) -> None:

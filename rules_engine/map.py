@@ -41,6 +41,9 @@ DATA_VERSIONS: dict[int, tuple[Path, tuple[str, ...]]] = {
     3: (DATA_DIR, ("1861", "1861-short", "1861-first-printing", "1862", "1863", "1864")),
     # version 4 plays the map of version 2 and the correction of ruling R51
     4: (DATA_DIR, ("1861", "1861-short", "1861-first-printing", "1862", "1863", "1864")),
+    # version 5: cavalry that withdraws before combat has not fought (5.5, 5.6); no
+    # entrenching in a port whose coastal defence still holds it (A5.0 with 4.3, 4.7)
+    5: (DATA_DIR, ("1861", "1861-short", "1861-first-printing", "1862", "1863", "1864")),
 }
 CURRENT_DATA_VERSION = max(DATA_VERSIONS)
 

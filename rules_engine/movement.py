@@ -124,6 +124,11 @@ def march_exits(version: int, side: str, closed: frozenset[str]) -> frozenset[st
                      if any(step[0] not in closed for step in steps))
 
 
+#: Engine version from which invaders may not entrench in a port its coastal defence
+#: garrison still holds (A5.0 with 4.3 and 4.7).
+GARRISON_HOLDS_THE_PORT_SINCE = 5
+
+
 class MovementRules(GameCore):
     # ------------------------------------------------------------------ legal
     def _movement_legal(self) -> list[dict[str, Any]]:
@@ -233,6 +238,8 @@ class MovementRules(GameCore):
         # (A4.0: containing units may)
         if self._enemy_in(u.loc, u.side) and not (u.loc in self.contained and u.side == "confederate"):
             return because("Units may not entrench in a box containing enemy units (4.3).")
+        if u.side == "union" and (held := self._garrison_holds(u.loc)):
+            return held
         if u.ent:
             return because("{unit} is already entrenched.", unit=u.id)
         if u.m >= 2:
@@ -243,6 +250,15 @@ class MovementRules(GameCore):
             return None
         return because("Outside a Recruitment City entrenching takes two Marches of one "
                        "Movement Segment by units that have not moved (4.3).")
+
+    def _garrison_holds(self, box: str) -> str | None:
+        """Why the Union may not entrench in ``box``: 4.7 lets invaders entrench only
+        in an empty port, and its coastal defence (A5.0) is a piece that holds it
+        until destroyed. None if no garrison holds it."""
+        if not self.rules_since(GARRISON_HOLDS_THE_PORT_SINCE) or self._garrison_for(box, self.at[box]) is None:
+            return None
+        return because("The coastal defence of {box} still holds it: invaders may entrench there only "
+                       "once it is destroyed (A5.0, 4.7).", box=self.map.boxes[box].name)
 
     def _activatable_boxes(self) -> list[str]:
         """The boxes ``_why_activate`` accepts; asked only while Marches are left, where
@@ -643,6 +659,8 @@ class MovementRules(GameCore):
         if not self._has(box, self.side):
             return because("{box} holds none of your units (4.0).", box=self.map.boxes[box].name)
         if not self._box_can_march(box):
+            if self.side == "union" and (held := self._garrison_holds(box)):
+                return held
             return because("No unit in {box} can move or entrench: each unit takes part in at most two Marches "
                            "a turn and units that entered an enemy-occupied box must stop there (4.0).",
                            box=self.map.boxes[box].name)

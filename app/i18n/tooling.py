@@ -35,7 +35,10 @@ def read(lang: str, domain: str) -> Catalog:
 def write(catalogue: Catalog, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as f:
-        write_po(f, catalogue, width=100, ignore_obsolete=True, include_previous=False, sort_output=True)
+        # files without line numbers: a line added to the code above a message would
+        # otherwise rewrite every reference below it (and clash with every other branch)
+        write_po(f, catalogue, width=100, ignore_obsolete=True, include_previous=False, sort_output=True,
+                 include_lineno=False)
 
 
 def compiled(catalogue: Catalog) -> bytes:
@@ -49,7 +52,10 @@ def update() -> None:
         template = extract(domain)
         for lang in TRANSLATED:
             catalogue = read(lang, domain)
+            created = catalogue.creation_date
             catalogue.update(template, no_fuzzy_matching=True)
+            if po_path(lang, domain).exists():
+                catalogue.creation_date = created   # an unchanged tree leaves the files unchanged
             write(catalogue, po_path(lang, domain))
 
 

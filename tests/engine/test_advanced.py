@@ -234,6 +234,25 @@ def test_a5_0_coastal_defense_garrison_fights_an_invasion():
     assert g.controller("charleston_sc") == "union"
 
 
+@pytest.mark.parametrize("engine, may_entrench", [(None, False), (4, True)])
+def test_a5_0_invaders_may_not_entrench_while_the_garrison_holds_the_port(engine, may_entrench):
+    # 4.7: invaders "may entrench (4.3) by using a second March" only "if the invaded
+    # Port box is empty"; A5.0's garrison is a piece until it is destroyed. Games of
+    # engine version 4 and earlier keep the entrenchment they were played with.
+    kw = {} if engine is None else {"engine": engine}
+    g = game(phase="marches_roll", dice=[6], options=["A5.0"], units={"union": {"washington": ["VI"]}}, **kw)
+    vi = uid(g, "washington", "VI")
+    g.apply({"type": "roll_marches"})
+    g.apply({"type": "invade", "unit": vi, "to": "charleston_sc"})
+    dig = {"type": "entrench", "unit": vi}
+    if may_entrench:
+        g.apply({"type": "activate", "box": "charleston_sc"})
+        assert dig in g.legal_actions()
+    else:
+        assert "coastal defence" in refused(g, {"type": "activate", "box": "charleston_sc"}, "(A5.0, 4.7)")
+        assert dig not in g.legal_actions()
+
+
 def test_a5_0_no_garrison_without_the_rule_or_against_land_attacks():
     g = game(phase="marches_roll", dice=[6], units={"union": {"washington": ["VI"]}})
     g.apply({"type": "roll_marches"})

@@ -410,6 +410,41 @@ def test_cavalry_withdrawal_earns_no_promotion_5_6():
     assert unit(g, attacker).type == "MI" and not unit(g, attacker).prom
 
 
+def _withdrawal_then_a_second_battle(engine=None):
+    """Confederates attack Union cavalry at Munfordville, which withdraws to Lebanon,
+    and a Union Veteran at Lexington next door; no die hits."""
+    kw = {} if engine is None else {"engine": engine}
+    g = game(side="confederate", marches=2, dice=[MISS] * 8, control={"confederate": ["louisville"]},
+             units={"union": {"munfordville": ["VC"], "lexington_ky": ["VI"]},
+                    "confederate": {"bowling_green": ["MI"], "glasgow": ["MI"], "london_ky": ["VI"]}}, **kw)
+    g.apply({"type": "activate", "box": "bowling_green"})
+    g.apply(move(uid(g, "bowling_green", "MI"), ("munfordville", "rail")))
+    g.apply({"type": "activate", "box": "london_ky"})
+    g.apply(move(uid(g, "london_ky", "VI"), ("lexington_ky", "road")))
+    fight(g, "munfordville")
+    cavalry = uid(g, "munfordville", "VC")
+    g.apply({"type": "withdraw", "to": "lebanon_ky"})
+    fight(g, "lexington_ky")
+    volley(g)
+    volley(g)
+    assert (g.battle["round"], g.to_act) == (2, "union")
+    return g, cavalry
+
+
+def test_cavalry_that_withdrew_before_combat_has_not_fought_and_may_reinforce_5_5_5_6():
+    # 5.6: the cavalry withdraws "before any Battle Rounds are conducted"; 5.5 bars
+    # only "units that have already fought in a battle that Player Turn"
+    g, cavalry = _withdrawal_then_a_second_battle()
+    assert not unit(g, cavalry).fought
+    g.apply({"type": "reinforce", "unit": cavalry})
+    assert cavalry in g.battle["units"]["union"]
+
+
+def test_games_of_engine_version_4_keep_withdrawn_cavalry_out_of_later_battles():
+    g, cavalry = _withdrawal_then_a_second_battle(engine=4)
+    assert "fought" in refused(g, {"type": "reinforce", "unit": cavalry}, "(5.5)")
+
+
 # ---------------------------------------------------------------- 5.7
 def test_reduced_units_recover_at_the_end_of_the_combat_segment_5_7():
     g = corinth(dice=[1, 1, 1], union=["VI", "MI"], confederate=["MI"])

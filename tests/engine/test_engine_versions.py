@@ -53,7 +53,7 @@ def test_an_old_game_continues_on_the_old_map():
 
 def test_new_games_are_made_on_the_printed_board():
     g = rules_engine.new_game("1862", seed="new")
-    assert g.header["engine"] == rules_engine.ENGINE_VERSION == 4     # the printed board, changes recorded, R51
+    assert g.header["engine"] == rules_engine.ENGINE_VERSION == 5     # the printed board, changes recorded, R51, 5.6, A5.0
     assert len(g.map.boxes) == 129
     assert [u["type"] for u in g.units_in("franklin_wv")] == ["VI"]
 
