@@ -10,7 +10,7 @@ import contextlib
 import functools
 import gc
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -151,6 +151,15 @@ def _lifespan(services: Services) -> Any:
     return lifespan
 
 
+def _body_not_declared_json(request: Request, errors: Sequence[Any]) -> bool:
+    """A body came without a JSON Content-Type (none, or a form's), so it was never
+    read as JSON and the whole body fails validation: say what to send instead."""
+    sent = request.headers.get("content-length", "0") not in ("", "0") or "transfer-encoding" in request.headers
+    declared = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    json_type = declared == "application/json" or declared.endswith("+json")
+    return sent and not json_type and any(tuple(e.get("loc", ())) == ("body",) for e in errors)
+
+
 def _install_error_handlers(app: FastAPI) -> None:
     """Every refusal answers {"detail", "code"} with a 4xx status."""
     @app.exception_handler(ApiError)
@@ -164,6 +173,11 @@ def _install_error_handlers(app: FastAPI) -> None:
             malformed = ApiError(400, N_("malformed JSON in the request body"), "malformed_json")
             return JSONResponse(status_code=400, content={"detail": refusals.said(request, malformed),
                                                           "code": malformed.code})
+        if _body_not_declared_json(request, errors):
+            wrong_type = ApiError(415, N_("send the body as JSON, with the header Content-Type: application/json"),
+                                  "unsupported_media_type")
+            return JSONResponse(status_code=415, content={"detail": refusals.said(request, wrong_type),
+                                                          "code": wrong_type.code})
         parts = []
         for e in errors:
             loc = ".".join(str(x) for x in e.get("loc", ()) if x != "body")

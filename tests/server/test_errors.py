@@ -1,6 +1,8 @@
 """Every error answers 4xx with a reason, and changes nothing."""
 from __future__ import annotations
 
+import json
+
 import httpx
 
 from .helpers import Player, events, new_match
@@ -39,6 +41,12 @@ def test_errors_change_nothing(server):
     check(mover.http.post(f"/api/games/{gid}/actions", content=b"{not json",
                           headers={"content-type": "application/json"}), 400, "malformed_json")
     check(mover.http.post(f"/api/games/{gid}/actions", json={"act": legal[0]}), 422, "invalid_request")
+    # JSON sent as a form, or with no Content-Type: say what to send
+    body = json.dumps({"action": legal[0]}).encode()
+    for content_type in ("application/x-www-form-urlencoded", None):
+        check(mover.http.post(f"/api/games/{gid}/actions", content=body,
+                              headers={"content-type": content_type} if content_type else {}),
+              415, "unsupported_media_type")
     check(mover.http.post(f"/api/games/{gid}/actions", json={"action": "roll"}), 422)
     check(mover.http.post(f"/api/games/{gid}/actions", json={"action": {"box": "x"}}), 422, "invalid_action")
     check(mover.http.post(f"/api/games/{gid}/actions", json={"action": legal[0], "expected_seq": "x"}), 422)
