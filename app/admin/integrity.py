@@ -30,6 +30,9 @@ from ..store.events import T_GAMES, stored_events
 from .disputes import admin_user
 
 log = logging.getLogger("app.integrity")
+#: Server events that end a game with a result of their own, not the engine's: a
+#: resignation, an administrator's verdict, an abort, an accepted draw, a loss on time.
+ENDED_BY_THE_SERVER = ("resign", "adjudicate", "annul", "abort", "accept_draw", "timeout")
 router = APIRouter(prefix="/api/admin", tags=["admin"])
 
 
@@ -78,7 +81,7 @@ def recheck_game(conn, gid: str) -> dict[str, Any]:
                     problems.append(f"the engine now ends the game ({again.result.get('reason')}) but it is in play")
                 elif again.to_act != g.to_act:
                     problems.append(f"the engine now has {again.to_act} to act, the server has {g.to_act}")
-            server_ended = any(e["source"] == "server" and e["type"] in ("resign", "adjudicate", "annul", "abort")
+            server_ended = any(e["source"] == "server" and e["type"] in ENDED_BY_THE_SERVER
                                and f.status.get(e["seq"]) == "effective" for e in evs)
             if g.status == "finished" and not server_ended and again.result != g.result:
                 problems.append(f"the engine's result is now {again.result}, the stored one {g.result}")

@@ -58,3 +58,14 @@ def test_edits_removals_and_reorders_in_the_database_are_found(server):
     assert f"FAIL  {removed}" in out.stdout
     one = admin.http.get(f"/api/admin/games/{good}/recheck").json()
     assert one["ok"] and one["problems"] == []
+
+
+def test_recheck_accepts_a_game_ended_by_an_accepted_draw(server):
+    admin = make_admin(server)
+    a, b, gid = new_match(server.base)
+    play_random(server.base, {"union": a, "confederate": b}, gid, random.Random(5), 6)
+    assert a.http.post(f"/api/games/{gid}/offer-draw").status_code == 200
+    assert b.http.post(f"/api/games/{gid}/accept-draw").status_code == 200
+    one = admin.http.get(f"/api/admin/games/{gid}/recheck").json()
+    assert one["status"] == "finished" and one["ok"], one["problems"]
+
