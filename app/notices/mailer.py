@@ -198,11 +198,9 @@ class Worker:
         return None
 
     def _failed(self, row, error: str, final: bool) -> None:
-        attempts = (row.attempts or 0) + 1
-        max_attempts = int(getattr(self.settings, "mail_max_attempts", 20))
-        base = float(getattr(self.settings, "mail_retry_seconds", 30))
-        final = final or attempts >= max_attempts
-        delay = min(base * (2 ** (attempts - 1)), 3600.0)
+        attempts = row.attempts or 1          # counted when the message was claimed for this try
+        final, delay = retry_plan(attempts, float(getattr(self.settings, "mail_retry_seconds", 30)),
+                                  int(getattr(self.settings, "mail_max_attempts", 20)), final)
         log.warning("outbox %s (%s to %s) attempt %s failed: %s", row.id, row.channel, row.recipient, attempts, error)
         with self.db.write() as conn:
             conn.execute(update(T_OUTBOX).where(T_OUTBOX.c.id == row.id).values(
@@ -316,6 +314,13 @@ def _hang_up(smtp: smtplib.SMTP) -> None:
         pass
     finally:
         smtp.close()
+
+
+def retry_plan(attempts: int, first_delay: float, max_attempts: int, final: bool = False) -> tuple[bool, float]:
+    """After the ``attempts``-th failed try: whether the message has failed for good
+    (MAIL_MAX_ATTEMPTS tries made, or a permanent error), and the seconds until the next
+    try: MAIL_RETRY_SECONDS after the first, doubling each time, at most an hour."""
+    return final or attempts >= max_attempts, min(first_delay * (2 ** (attempts - 1)), 3600.0)
 
 
 # --------------------------------------------------------------------------- command

@@ -267,3 +267,4 @@ def test_a_redirect_to_a_private_address_is_refused(listener):
     with pytest.raises(DeliveryFailed, match="public addresses"):
         post_json(f"http://localhost:{listener}/hook", {"a": 1}, allow_hosts=["localhost"])
     assert len(_Recorder.hits) == 1
+
