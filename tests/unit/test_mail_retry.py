@@ -2,10 +2,10 @@
 MAIL_MAX_ATTEMPTS)."""
 from __future__ import annotations
 
+from app.notices.mailer import retry_plan
 
 
 def test_a_failed_mail_is_retried_after_the_set_delay_and_given_up_after_the_set_tries():
-    from app.notices.mailer import retry_plan
     # MAIL_RETRY_SECONDS=30, MAIL_MAX_ATTEMPTS=3: retries after 30 s and 60 s, failed at the third
     assert retry_plan(1, 30.0, 3) == (False, 30.0)
     assert retry_plan(2, 30.0, 3) == (False, 60.0)
