@@ -129,9 +129,12 @@ function onMessage(msg, t0) {
       if (msg.of === "action" || msg.of === "undo") refreshUndo();
       break;
     case "error":
-      notice(msg.detail || t("refused"));
-      if (game.autoPending) { game.autoPending = false; render(null, false); }
+      // "stale": the game moved on before this decision arrived (the player's other tab,
+      // or the page's own forced decision made twice): not a mistake of the player's, so
+      // nothing is said; the page catches up and shows the new situation
       if (msg.code === "stale") send({ type: "sync", after: game.seq });
+      else notice(msg.detail || t("refused"));
+      if (game.autoPending) { game.autoPending = false; render(null, false); }
       break;
   }
 }
@@ -147,11 +150,18 @@ function afterEvents(msg, { awaitingLegal }, t0, seqBefore) {
   if (msg.events && (game.drawOffer || msg.events.some((e) => AGREEMENT_EVENTS.has(e.type)))) refreshAgreements();
   if (msg.events) noticeSilentRecruitment(msg.events);
   if (msg.events) past.moved(msg.events.filter((e) => e.type === "action" && e.source === "engine").length);
+  // a decision made in the player's other tab changes what this one may undo
+  if (msg.events && msg.events.length) refreshUndo();
   // after an undo the page does not make the same forced decision again, so that a
   // further undo can go back past it
   if (msg.events && msg.events.some((e) => e.source === "server" && e.type === "undo")) game.autoSeq = msg.seq;
   ui.sel = null; ui.chooser = null;
+  closeOutdatedQuestion();
   render(t0, !!(msg.events && msg.events.length));
+}
+function closeOutdatedQuestion() {
+  const dlg = $("confirm");
+  if (dlg.open && dlg.dataset.seq !== "" && +dlg.dataset.seq !== game.seq) dlg.close();
 }
 
 function setWatchers(count, online) {
@@ -218,7 +228,7 @@ async function loadHistory(upto) {
 function act(action) {
   if (!isPlayer()) { notice(t("Spectators watch: log in and take a seat to play.")); return; }
   const question = game.state && endPhaseQuestion(action, game.state);
-  if (question) { confirmThen(question, label(action), () => sendAction(action)); return; }
+  if (question) { confirmThen(question, label(action), () => sendAction(action), game.seq); return; }
   sendAction(action);
 }
 function sendAction(action) {
@@ -560,8 +570,11 @@ function decideForced() {
 }
 
 // A decision that cannot be undone asks first, in a modal dialog (Esc or Cancel keeps playing).
-function confirmThen(question, yes, run) {
+// A question about a decision at seq `atSeq` closes by itself once the game has moved on
+// (the player's other tab decided, or the opponent did): its answer would mean nothing now.
+function confirmThen(question, yes, run, atSeq) {
   const dlg = $("confirm");
+  dlg.dataset.seq = atSeq === undefined ? "" : String(atSeq);
   $("confirm-text").textContent = question;
   $("confirm-yes").textContent = yes;
   $("confirm-yes").onclick = async () => {
