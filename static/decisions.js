@@ -4,6 +4,7 @@
 import { el } from "./api.js";
 import { SIDE_NAME } from "./map.js";
 import { PAGE_WORDS, t, tn } from "./i18n.js";
+import { rematchNodes } from "./rematch.js";
 
 const MILITIA = ["MI", "MC"];
 
@@ -57,24 +58,16 @@ export function resultWords(result) {
   return { title, reason: REASON_WORDS[r.reason] || (r.reason ? t(r.reason) : "") };
 }
 
-// The game-over banner: the result, its reason, the replay, and the rematch (ask for one,
-// or join the one the opponent asked for).
+// The game-over banner: the result, its reason, the replay, and the rematch (rematch.js:
+// offer one, answer the opponent's, or follow it).
 export function gameOverBanner(game, hooks) {
   const { title, reason } = resultWords(game.result);
   const nodes = [el("h2", {}, t("Game over: {result}", { result: title })), reason ? el("p", { class: "reason" }, capital(reason)) : null];
   const links = el("div", { class: "row" }, el("a", { class: "button", href: hooks.replayUrl, id: "over-replay" }, t("Watch the replay")));
-  const rm = game.rematch;
-  if (rm && hooks.isPlayer) {
-    const mine = rm.by === hooks.username;
-    nodes.push(el("p", { id: "rematch-note" }, mine ? t("You asked for a rematch as the {side}.", { side: SIDE_NAME[rm.side] }) :
-      t("{user} asks for a rematch, playing the {side}: you play the other side.", { user: rm.by, side: SIDE_NAME[rm.side] })));
-    links.append(el("a", { class: "button primary", id: "rematch-go", href: `/games/${encodeURIComponent(rm.game_id)}` },
-      mine ? t("Go to the rematch") : t("Join the rematch")));
-  } else if (rm) {
-    links.append(el("a", { class: "button", href: `/games/${encodeURIComponent(rm.game_id)}` }, t("Watch the rematch")));
-  } else if (hooks.isPlayer && game.status === "finished") {
-    links.append(el("button", { type: "button", class: "primary", id: "rematch", onclick: hooks.rematch }, t("Rematch (sides swapped)")));
-  }
+  const [notes, buttons] = rematchNodes(game.status === "finished" ? game.rematch : null, hooks);
+  if (game.status !== "finished") buttons.length = 0;
+  nodes.push(...notes);
+  links.append(...buttons);
   nodes.push(links);
   return nodes;
 }

@@ -14,6 +14,7 @@ import { placeBoard, volleys } from "./battle-board.js";
 import { loadEvents } from "./history.js";
 import { lastMoveMarks } from "./last-move.js";
 import { PastView } from "./timeline.js";
+import { acceptRematch, declineRematch, followAcceptedRematch, offerRematch } from "./rematch.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const GID = boot.game_id;
@@ -181,12 +182,14 @@ async function refreshSeats() {
   } catch (e) { /* keep going */ }
 }
 // the events after which the draw offer or the rematch link may have changed
-const AGREEMENT_EVENTS = new Set(["offer_draw", "accept_draw", "decline_draw", "rematch"]);
+const AGREEMENT_EVENTS = new Set(["offer_draw", "accept_draw", "decline_draw", "rematch", "accept_rematch", "decline_rematch"]);
 // the server says whether an offer is still open (it lapses when the offering side plays on)
 async function refreshAgreements() {
   try {
     const g = await api(`/api/games/${encodeURIComponent(GID)}`);
+    const before = game.rematch;
     game.drawOffer = g.draw_offer || null; game.rematch = g.rematch || null;
+    followAcceptedRematch(before, game.rematch, boot.user && boot.user.username);
     render(null, false);
   } catch (e) { /* the next change asks again */ }
 }
@@ -549,10 +552,14 @@ function renderGameOver() {
   if (!over) return;
   sec.replaceChildren(...gameOverBanner(game, {
     isPlayer: isPlayer(), username: boot.user && boot.user.username, replayUrl: `/games/${encodeURIComponent(GID)}/replay`,
-    rematch: async () => {
-      try { const g = await api(gamePath("rematch"), {}); location.assign(`/games/${encodeURIComponent(g.id)}`); } catch (e) { notice(e.message); }
-    },
+    offer: () => answering(async () => { await offerRematch(GID); await refreshAgreements(); }),
+    accept: () => answering(() => acceptRematch(GID)),
+    decline: () => answering(async () => { game.rematch = (await declineRematch(GID)).rematch; }),
   }));
+}
+// a rematch button: its request, then the banner drawn again (a refusal is said)
+async function answering(run) {
+  try { await run(); renderGameOver(); } catch (e) { notice(e.message); }
 }
 
 // Nothing to choose (one battle left, one possible target): the page decides, once per seq,

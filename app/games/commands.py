@@ -116,6 +116,10 @@ class PlayCommands(GameReads):
                 raise ApiError(409, N_("this game is not open for joining"), "game_not_open")
             if self.sides_of(game, user.id):
                 raise ApiError(409, N_("you already have a seat in this game"), "already_seated")
+            reserved = self.rematch_reserved(s, game)
+            if reserved is not None and reserved != user.id:
+                raise ApiError(403, N_("this rematch is offered to the other player of the game it replays: "
+                                       "nobody else may take its seat"), "rematch_reserved")
             invited = invite and game.invite_code and secrets.compare_digest(invite.encode(), game.invite_code.encode())
             if game.private and not invited and self.rematch_opponent(s, game) != user.id:
                 raise ApiError(403, N_("this game is private: join it with its invitation link"), "invite_required")

@@ -3,7 +3,12 @@ rematch of a finished game (a new game, same scenario and options, sides swapped
 
 Each is a server event of the game: offer_draw / accept_draw / decline_draw
 {side, username}; rematch {game_id, by, side} on the finished game, while the new game's
-create event carries rematch_of. When an offer is open: GameReads.draw_offer.
+create event carries rematch_of. A rematch is offered to the other player only (its free
+seat is kept for them: GameReads.rematch_reserved), who accepts it (takes that seat) or
+declines it: decline_rematch {by, rematch_of} aborts the new game, and decline_rematch
+{by, game_id} on the finished game closes the offer there (accept_rematch {by, game_id}
+there, once the seat is taken, sends the finished game's pages on to the new one). When an offer is open:
+GameReads.draw_offer and GameReads.rematch_of.
 """
 from __future__ import annotations
 
@@ -19,6 +24,7 @@ from ..store import events as store
 from ..store.events import GameRow, load_game
 from .commands import PlayCommands
 from .core import Rec
+from .reads import REMATCH_ACCEPTED, REMATCH_DECLINED
 from .records import other_side
 
 T_USERS = table(User)
@@ -85,6 +91,8 @@ class EndingCommands(PlayCommands):
         old = self._rematch_source(gid, user)
         side = other_side(self.sides_of(old, user.id)[0])
         existing = self.rematch_of_id(gid)
+        if existing is not None and self._declined(gid):
+            raise ApiError(409, N_("the rematch of this game was declined"), "rematch_declined")
         if existing is not None and self.seats_of(existing) is not None:
             return self.get_game(existing, user) | {"existing": True}
         if existing is not None:
@@ -145,6 +153,71 @@ class EndingCommands(PlayCommands):
                            if old.status == "aborted" else
                            N_("only a finished game can be played again: this one is not over"), "game_not_finished")
         return old
+
+    def accept_rematch(self, user: User, gid: str) -> dict:
+        """The opponent takes the seat the rematch of finished game `gid` keeps for them
+        (the game starts); the view of the new game."""
+        new_id = self._offered_rematch(gid, user)
+        out = self.join(user, new_id)
+
+        def note_on_old(s: Connection, game: GameRow) -> None:
+            # the finished game's pages (the one who asked waits there) follow to the new game
+            self._note_answer(s, game, user, REMATCH_ACCEPTED, new_id)
+        self.run_command(gid, note_on_old)
+        return out
+
+    def decline_rematch(self, user: User, gid: str) -> dict:
+        """The opponent says no: the rematch (not started) is aborted and the finished
+        game records who declined, so the offer is closed on both pages."""
+        new_id = self._offered_rematch(gid, user)
+
+        def close_new(s: Connection, game: GameRow) -> None:
+            if game.status != "open":
+                raise ApiError(409, N_("the rematch has already started"), "rematch_started")
+            entry = self.state(s, game)
+            out = self.append(s, game, [("server", REMATCH_DECLINED, None, {"by": user.username, "rematch_of": gid})],
+                              {"status": "aborted", "to_act": None, "finished_at": utcnow()},
+                              {"kind": REMATCH_DECLINED, "side": None, "user_id": user.id})
+            entry.seq = game.seq
+            self.publish(game, entry, out)
+        self.run_command(new_id, close_new)
+
+        def note_on_old(s: Connection, game: GameRow) -> dict:
+            self._note_answer(s, game, user, REMATCH_DECLINED, new_id)
+            return {"seq": game.seq, "rematch": self.rematch_of(s, game)}
+        return self.run_command(gid, note_on_old)
+
+    def _note_answer(self, s: Connection, game: GameRow, user: User, kind: str, new_id: str) -> None:
+        """Append the opponent's answer to a rematch ({by, game_id}) to the finished game."""
+        side = self.sides_of(game, user.id)[0]
+        entry = self.state(s, game)
+        out = self.append(s, game, [("server", kind, side, {"by": user.username, "game_id": new_id})],
+                          None, {"kind": kind, "side": side, "user_id": user.id})
+        entry.seq = game.seq
+        self.publish(game, entry, out)
+
+    def _offered_rematch(self, gid: str, user: User) -> str:
+        """The id of the open rematch of finished game `gid` that waits for `user`, or the
+        refusal: no rematch asked, asked by this user, declined or already started."""
+        self._rematch_source(gid, user)
+        new_id = self.rematch_of_id(gid)
+        if new_id is None:
+            raise ApiError(409, N_("nobody has asked for a rematch of this game"), "no_rematch")
+        if self._declined(gid):
+            raise ApiError(409, N_("the rematch of this game was declined"), "rematch_declined")
+        with self.db.read() as s:
+            new = load_game(s, new_id)
+            if new is None:
+                raise ApiError(409, N_("the rematch is being set up: try again in a moment"), "rematch_not_ready")
+            if new.status != "open":
+                raise ApiError(409, N_("the rematch has already started"), "rematch_started")
+            if self.rematch_reserved(s, new) != user.id:
+                raise ApiError(409, N_("you asked for this rematch: your opponent answers it"), "own_rematch")
+        return new_id
+
+    def _declined(self, gid: str) -> bool:
+        with self.db.read() as s:
+            return store.last_event_of(s, gid, (REMATCH_DECLINED,)) is not None
 
     def rematch_of_id(self, gid: str) -> str | None:
         with self.db.read() as s:

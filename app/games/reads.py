@@ -20,6 +20,9 @@ from .remote import RemoteMoves
 
 # the server events of a draw offer and its answer (app.games.endings appends them)
 DRAW_EVENTS = ("offer_draw", "accept_draw", "decline_draw")
+# the server event of a declined rematch, on the finished game and on the rematch itself
+REMATCH_DECLINED = "decline_rematch"
+REMATCH_ACCEPTED = "accept_rematch"
 
 T_USERS, T_RATINGS = table(User), table(PlayerRating)
 
@@ -87,11 +90,21 @@ class GameReads(RemoteMoves):
 
     @staticmethod
     def rematch_of(s: Connection, game: GameRow) -> dict | None:
-        """The rematch of a finished game, once a player asked for one: {game_id, by, side}."""
+        """The rematch of a finished game, once a player asked for one: {game_id, by,
+        side, status} (status: the new game's; "aborted" once the opponent declined it),
+        and declined_by (who declined) when it was declined."""
         if game.status != "finished":
             return None
-        ev = store.last_event_of(s, game.id, ("rematch",))
-        return dict(ev.payload) if ev is not None else None
+        ev = store.last_event_of(s, game.id, ("rematch", REMATCH_DECLINED))
+        asked = ev if ev is None or ev.type == "rematch" else store.last_event_of(s, game.id, ("rematch",))
+        if asked is None:
+            return None
+        out = dict(asked.payload)
+        new = load_game(s, out["game_id"])
+        out["status"] = new.status if new is not None else "open"  # stored a moment later (endings.rematch)
+        if ev is not None and ev.type == REMATCH_DECLINED:
+            out["status"], out["declined_by"] = "aborted", ev.payload.get("by")
+        return out
 
     @staticmethod
     def rematch_opponent(s: Connection, game: GameRow) -> int | None:
@@ -105,6 +118,34 @@ class GameReads(RemoteMoves):
         # the one who asked took the other side of the one they held, so the opponent
         # held the side the one who asked holds now
         return getattr(old, f"{first.actor}_user_id")
+
+    def rematch_reserved(self, s: Connection, game: GameRow) -> int | None:
+        """The user an open rematch is kept for (nobody else may take its free seat), or
+        None for any other game. A player who held both seats of the game it replays
+        waits for anyone, as before."""
+        if game.status != "open":
+            return None
+        waiting_for = self.rematch_opponent(s, game)
+        seated = {game.union_user_id, game.confederate_user_id}
+        return waiting_for if waiting_for is not None and waiting_for not in seated else None
+
+    def rematch_offers(self, user: User) -> list[dict]:
+        """The open rematches kept for this user (the lobby's Accept / Decline): each with
+        the finished game it replays (rematch_of) and who asked (by)."""
+        c = T_GAMES.c
+        with self.db.read() as s:
+            rows = s.execute(select(T_GAMES).where(c.status == "open", c.creator_id != user.id)
+                             .order_by(c.created_at.desc()).limit(200)).all()
+            games = [SimpleNamespace(**r._mapping) for r in rows]
+            kept = [g for g in games if self.rematch_reserved(s, g) == user.id]
+            names = self._players(s, [g.creator_id for g in kept])
+            out = []
+            for g in kept:
+                first = store.event_at(s, g.id, 1)
+                out.append(self.summary(g, names, user) | {
+                    "rematch_of": first.payload["rematch_of"] if first is not None else None,
+                    "by": names.get(g.creator_id, {}).get("username")})
+            return out
 
     def get_game(self, gid: str, user: User | None) -> dict:
         return self._read(gid, lambda s, game: self._view(s, game, self.state(s, game), user, with_state=True))
@@ -220,6 +261,8 @@ class GameReads(RemoteMoves):
             else:
                 raise ApiError(422, N_("view must be open, mine, live or finished"), "invalid_request")
             games = [SimpleNamespace(**r._mapping) for r in s.execute(q.limit(limit)).all()]
+            if view == "open":  # a rematch is offered to one player, not to the lobby
+                games = [g for g in games if self.rematch_reserved(s, g) is None]
             names = self._players(s, [g.union_user_id for g in games] + [g.confederate_user_id for g in games])
             out = [self.summary(g, names, user) for g in games]
             if view == "mine":

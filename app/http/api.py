@@ -214,6 +214,13 @@ async def list_games(request: Request, view: str = Query("open", description="op
     return {"view": view, "games": games}
 
 
+@router.get("/me/rematches", tags=["games"])
+def my_rematch_offers(request: Request, user: User = Depends(current_user)):
+    """The rematches your opponents offer you, waiting for your answer (accept-rematch or
+    decline-rematch on the finished game, `rematch_of`)."""
+    return {"rematches": service(request).rematch_offers(user)}
+
+
 @router.get("/lobby", tags=["games"])
 async def lobby(request: Request):
     """Open games to join, my games (those waiting for me first), games to watch."""
@@ -309,9 +316,24 @@ def decline_draw(game_id: str, request: Request, user: User = Depends(current_us
 
 @router.post("/games/{game_id}/rematch", tags=["games"])
 def rematch(game_id: str, request: Request, user: User = Depends(current_user)):
-    """A new game of a finished one: same scenario, options and pace, sides swapped; the
-    opponent is notified and may join. Asked again, it answers the same new game."""
+    """A new game of a finished one: same scenario, options and pace, sides swapped,
+    offered to the opponent only (notified; nobody else may take the seat: 403
+    rematch_reserved). Asked again, it answers the same new game; once declined, 409."""
     out = service(request).rematch(user, game_id)
     if out["mode"] == "async" and not out["existing"]:
         out["clock"] = rematch_clock(request, game_id, out["id"])
     return out
+
+
+@router.post("/games/{game_id}/accept-rematch", tags=["games"])
+def accept_rematch(game_id: str, request: Request, user: User = Depends(current_user)):
+    """Accept the rematch of finished game `game_id` your opponent asked for: you take the
+    seat it keeps for you and the new game starts (answers the new game)."""
+    return service(request).accept_rematch(user, game_id)
+
+
+@router.post("/games/{game_id}/decline-rematch", tags=["games"])
+def decline_rematch(game_id: str, request: Request, user: User = Depends(current_user)):
+    """Decline the rematch of finished game `game_id`: the new game is aborted and the
+    offer closes for both players."""
+    return service(request).decline_rematch(user, game_id)

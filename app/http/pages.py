@@ -175,10 +175,11 @@ def lobby(request: Request):
             g["watchers"] = hub.watchers(g["id"])
     lists["open"] = [g for g in lists["open"] if not g["your_sides"]]
     incoming = [c for c in Challenges(svc).mine(user) if c["target"] == user.username] if user else []
+    rematches = svc.rematch_offers(user) if user else []
     t = translator(reader_language(request, user))
     return render(request, "lobby.html", scenarios=translated_scenarios(t), options=translated_options(t),
-                  challenges=incoming, levels=level_choices(t, request.app.state.settings.computer_ladder_file),
-                  **lists)
+                  challenges=incoming, rematches=rematches,
+                  levels=level_choices(t, request.app.state.settings.computer_ladder_file), **lists)
 
 
 @router.get("/login", response_class=HTMLResponse)

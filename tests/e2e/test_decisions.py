@@ -1,6 +1,6 @@
 """Decisions without surprises, in the browser at 1366x900: ending a phase with points
 left asks first; resigning asks, then the game-over banner offers the replay and a
-rematch that the opponent joins with sides swapped; a draw offer is declined, offered
+rematch; a draw offer is declined, offered
 again and accepted; the create form greys out an option that does not go with the others."""
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_end_movement_with_marches_unused_asks_first(server, browser, artifacts)
         c.close()
 
 
-def test_resign_banner_and_rematch_with_sides_swapped(server, browser, artifacts):
+def test_resign_asks_first_then_both_pages_show_the_banner(server, browser, artifacts):
     gid, ctxs = new_game(browser, server, "1861")
     errors: list[str] = []
     union = _open(ctxs["union"], server, gid, errors)
@@ -72,26 +72,7 @@ def test_resign_banner_and_rematch_with_sides_swapped(server, browser, artifacts
         assert "Game over: Union wins" in banner and "By resignation" in banner
         assert page.locator("#game-over #over-replay").get_attribute("href") == f"/games/{gid}/replay"
     union.screenshot(path=str(artifacts / "decisions-game-over.png"))
-    # one click: a new game, same scenario, the asker on the other side
-    union.locator("#game-over #rematch").click()
-    union.wait_for_url(lambda url: "/games/" in url and gid not in url)
-    new_gid = union.url.rsplit("/", 1)[1]
-    union.wait_for_function("() => document.body.dataset.seq !== undefined")
-    assert union.locator("#seat-union").inner_text() == "open seat"
-    assert union.locator("#seat-confederate").inner_text().startswith("uni")
-    # the opponent, still on the old game's page, sees the rematch arrive and joins it
-    confed.wait_for_selector("#game-over #rematch-go")
-    assert "asks for a rematch" in confed.locator("#rematch-note").inner_text()
-    confed.locator("#game-over #rematch-go").click()
-    confed.wait_for_url(f"**/games/{new_gid}")
-    confed.get_by_role("button", name="Join this game as Union").click()
-    confed.wait_for_function("() => document.body.dataset.status === 'active' && document.body.dataset.ready === '1'")
-    # the seats are drawn from the game's next update, which may come a moment later
-    confed.wait_for_function("() => document.querySelector('#seat-union').innerText.startsWith('con')")
-    assert confed.locator("#seat-union").inner_text().startswith("con")
-    assert confed.locator("#seat-confederate").inner_text().startswith("uni")
-    union.wait_for_function("() => document.body.dataset.status === 'active'")
-    confed.screenshot(path=str(artifacts / "decisions-rematch.png"))
+    assert union.locator("#game-over #rematch").is_visible()   # the rematch itself: test_people.py
     assert not errors, errors
     for c in ctxs.values():
         c.close()

@@ -3,7 +3,9 @@ the rematch offered to the same opponent (and to nobody else), who is here and w
 away, the status line after the game, and panels that close when their moment is over."""
 from __future__ import annotations
 
-from .test_board import _post, new_game
+import uuid
+
+from .test_board import PASSWORD, _post, new_game
 from .test_decisions import _data, _open
 
 CONFIRM = "() => { const d = document.getElementById('confirm'); if (d.open) document.getElementById('confirm-yes').click(); }"
@@ -51,6 +53,74 @@ def test_two_tabs_of_one_player_both_work(server, browser):
         seq_now = int(_data(tab_a, "seq"))
         _end_or_first_button(tab_a)
         tab_b.wait_for_function(f"() => +document.body.dataset.seq > {seq_now}", timeout=3000)
+    assert not errors, errors
+    for c in ctxs.values():
+        c.close()
+
+
+def _third_player(browser, base):
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    r = ctx.request.post(base + "/api/auth/register", data={"username": f"x{uuid.uuid4().hex[:8]}", "password": PASSWORD})
+    assert r.ok, r.text()
+    return ctx
+
+
+def _finished_game(browser, server, errors):
+    """A live game the Confederate resigned, open in both players' pages."""
+    gid, ctxs = new_game(browser, server, "1861")
+    union = _open(ctxs["union"], server, gid, errors)
+    confed = _open(ctxs["confederate"], server, gid, errors)
+    _post(ctxs["confederate"], server, f"/api/games/{gid}/resign", {})
+    for page in (union, confed):
+        page.wait_for_selector("#game-over:not([hidden])")
+    return gid, ctxs, union, confed
+
+
+def test_rematch_is_offered_to_the_same_opponent_who_accepts_it(server, browser, artifacts):
+    errors: list[str] = []
+    gid, ctxs, union, confed = _finished_game(browser, server, errors)
+    # the Union asks: the page stays, waiting for the answer
+    union.locator("#game-over #rematch").click()
+    union.wait_for_selector("#rematch-note")
+    assert "waiting for your opponent's answer" in union.locator("#rematch-note").inner_text()
+    assert gid in union.url
+    # the opponent's page is told at once, over the socket: Accept or Decline
+    confed.wait_for_selector("#game-over #rematch-accept")
+    assert "asks for a rematch" in confed.locator("#rematch-note").inner_text()
+    confed.screenshot(path=str(artifacts / "people-rematch-offer.png"))
+    new_gid = _post(ctxs["union"], server, f"/api/games/{gid}/rematch", {})["id"]   # asked again: the same game
+    # nobody else may take the seat
+    third = _third_player(browser, server)
+    token = next(c["value"] for c in third.cookies() if c["name"] == "hd_csrf")
+    r = third.request.post(f"{server}/api/games/{new_gid}/join", data={}, headers={"X-CSRF-Token": token})
+    assert r.status == 403 and r.json()["code"] == "rematch_reserved", r.text()
+    third.close()
+    # accepted: both players are taken to the new game, sides swapped, and it starts
+    confed.locator("#game-over #rematch-accept").click()
+    for page in (confed, union):
+        page.wait_for_url(f"**/games/{new_gid}")
+        page.wait_for_function("() => document.body.dataset.status === 'active'")
+    confed.wait_for_function("() => document.querySelector('#seat-union').innerText.startsWith('con')")
+    assert union.locator("#seat-confederate").inner_text().startswith("uni")
+    assert not errors, errors
+    for c in ctxs.values():
+        c.close()
+
+
+def test_a_declined_rematch_closes_on_both_pages(server, browser):
+    errors: list[str] = []
+    gid, ctxs, union, confed = _finished_game(browser, server, errors)
+    _post(ctxs["union"], server, f"/api/games/{gid}/rematch", {})
+    # the lobby offers it to the opponent too
+    lobby = ctxs["confederate"].new_page()
+    lobby.goto(server + "/")
+    assert lobby.locator(f"#rematch-offers [data-rematch-decline='{gid}']").is_visible()
+    lobby.close()
+    confed.wait_for_selector("#game-over #rematch-decline")
+    confed.locator("#game-over #rematch-decline").click()
+    for page in (union, confed):
+        page.wait_for_function("() => /declined the rematch/.test(document.querySelector('#rematch-note')?.innerText || '')")
+        assert page.locator("#game-over #rematch-accept, #game-over #rematch").count() == 0
     assert not errors, errors
     for c in ctxs.values():
         c.close()

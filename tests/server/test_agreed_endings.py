@@ -144,7 +144,7 @@ async def test_rematch_swaps_sides_keeps_scenario_and_options_and_invites_the_op
     # asked again, by either player: the same game
     again = _post(b, gid, "rematch").json()
     assert again["id"] == new["id"] and again["existing"] is True
-    _refused(stranger.join(new["id"]), 403, "invite_required")
+    _refused(stranger.join(new["id"]), 403, "rematch_reserved")
     r = b.join(new["id"])
     assert r.status_code == 200, r.text
     assert r.json()["status"] == "active" and r.json()["seats"]["union"]["username"] == b.username
@@ -196,3 +196,63 @@ def test_a_rematch_recorded_but_not_stored_is_stored_when_asked_again(db_url):
         assert svc.get_game(linked, b)["scenario"] == "1861"
     finally:
         db.dispose()
+
+
+async def test_a_rematch_is_offered_to_the_opponent_only_who_accepts_or_declines_it(server):
+    a, b, gid = new_match(server.base)
+    stranger = Player(server.base)
+    assert _post(a, gid, "resign").status_code == 200
+    _refused(_post(b, gid, "accept-rematch"), 409, "no_rematch")
+    new = _post(a, gid, "rematch").json()
+    # the lobby lists it for the opponent (with Accept / Decline), not among the open games
+    assert [o["id"] for o in b.http.get("/api/me/rematches").json()["rematches"]] == [new["id"]]
+    assert b.http.get("/api/me/rematches").json()["rematches"][0]["by"] == a.username
+    assert a.http.get("/api/me/rematches").json()["rematches"] == []
+    assert new["id"] not in [g["id"] for g in stranger.http.get("/api/games?view=open").json()["games"]]
+    # nobody else takes the seat, nor answers for the opponent; refusals change nothing
+    seq = b.game(new["id"])["seq"]
+    _refused(stranger.join(new["id"]), 403, "rematch_reserved")
+    _refused(_post(stranger, gid, "accept-rematch"), 403, "not_a_player")
+    _refused(_post(stranger, gid, "decline-rematch"), 403, "not_a_player")
+    _refused(_post(a, gid, "accept-rematch"), 409, "own_rematch")
+    _refused(_post(a, gid, "decline-rematch"), 409, "own_rematch")
+    assert b.game(new["id"])["seq"] == seq and b.game(new["id"])["status"] == "open"
+    # asked twice (by either player): still one game
+    assert _post(a, gid, "rematch").json()["id"] == new["id"]
+    assert _post(b, gid, "rematch").json()["id"] == new["id"]
+    async with websockets.connect(f"{server.ws_base}/ws/games/{new['id']}?token={a.token}") as asker:
+        assert (await ws_recv(asker))["type"] == "snapshot"
+        r = _post(b, gid, "accept-rematch")
+        assert r.status_code == 200, r.text
+        assert r.json()["id"] == new["id"] and r.json()["status"] == "active"
+        m = await ws_until(asker, lambda m: m["type"] in ("events", "changes") and m.get("status") == "active")
+        assert [e["type"] for e in m["events"]][:1] == ["join"]
+    g = a.game(new["id"])
+    assert g["seats"]["union"]["username"] == b.username and g["seats"]["confederate"]["username"] == a.username
+    assert a.game(gid)["rematch"]["status"] == "active"
+    _refused(_post(b, gid, "decline-rematch"), 409, "rematch_started")
+
+
+async def test_a_declined_rematch_closes_for_both(server):
+    a, b, gid = new_match(server.base)
+    assert _post(b, gid, "resign").status_code == 200
+    new = _post(b, gid, "rematch").json()
+    async with websockets.connect(f"{server.ws_base}/ws/games/{gid}?token={b.token}") as old_page, \
+            websockets.connect(f"{server.ws_base}/ws/games/{new['id']}?token={b.token}") as new_page:
+        assert (await ws_recv(old_page))["type"] == "snapshot"
+        assert (await ws_recv(new_page))["type"] == "snapshot"
+        r = _post(a, gid, "decline-rematch")
+        assert r.status_code == 200, r.text
+        assert r.json()["rematch"]["status"] == "aborted" and r.json()["rematch"]["declined_by"] == a.username
+        m = await ws_until(old_page, lambda m: m["type"] in ("events", "changes") and m["events"])
+        assert m["events"][0]["type"] == "decline_rematch" and m["events"][0]["data"]["by"] == a.username
+        m = await ws_until(new_page, lambda m: m["type"] in ("events", "changes") and m.get("status") == "aborted")
+    assert b.game(new["id"])["status"] == "aborted"
+    assert b.game(gid)["rematch"]["declined_by"] == a.username
+    _refused(a.join(new["id"]), 409, "game_not_open")
+    _refused(_post(a, gid, "accept-rematch"), 409, "rematch_declined")
+    _refused(_post(b, gid, "rematch"), 409, "rematch_declined")
+    assert a.http.get("/api/me/rematches").json()["rematches"] == []
+    # both games still verify from their exports
+    for game_id in (gid, new["id"]):
+        assert verify_export(httpx.get(f"{server.base}/api/games/{game_id}/export").json()) == []

@@ -32,7 +32,8 @@ FIELD_OVERRIDES = {
     "server.abort": {"by": "plain"}, "server.rewind": {"by": "plain"},
     "server.adjudicate": {"by": "plain"}, "server.adjudicate_draw": {"by": "plain"},
     "server.annul": {"by": "plain"}, "server.timeout": {"by": "plain"}, "server.time_extended": {"by": "plain"},
-    "server.rematch": {"by": "plain", "game_id": "plain"},
+    "server.rematch": {"by": "plain", "game_id": "plain"}, "server.decline_rematch": {"by": "plain"},
+    "server.accept_rematch": {"by": "plain", "game_id": "plain"},
     "server.computer_takeover": {"by": "plain"},
 }
 
@@ -53,6 +54,8 @@ EVENTS = {
     "server.accept_draw": "{side} ({username}) accepts the draw: the game is drawn.",
     "server.decline_draw": "{side} ({username}) declines the draw.",
     "server.rematch": "{by} asks for a rematch with sides swapped, playing the {side}: game {game_id}.",
+    "server.decline_rematch": "{by} declines the rematch.",
+    "server.accept_rematch": "{by} accepts the rematch: game {game_id}.",
     "server.rewind": ("An administrator ({by}) rewound the game to seq {back_to}: {reason}. "
                       "Seqs {to_seq}–{through_seq} are superseded."),
     "server.adjudicate": "An administrator ({by}) adjudicated the game: the {winner} wins. {reason}.",
