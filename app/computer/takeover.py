@@ -2,13 +2,15 @@
 
 A seat counts as left when its player lets the clock run out: in a by-turn game their
 time to move is up (the opponent could claim the win on time), in a live game they have
-been the player to act for `live_abandon_minutes` without a decision. The opponent may
+been the player to act for `live_abandon_minutes` without a decision and do not have the
+game open (the game page shows the offer once they have been away that long). The opponent may
 then ask for the computer (a level) to take that seat instead of ending the game. The
 hand-over is an event of its own ("computer_takeover"), so replays and exports show it.
 A game with a computer seat is never rated (app.ratings).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from ..core.clock import aware
@@ -21,9 +23,11 @@ from .players import ComputerPlayers
 
 
 def _require_left(players: ComputerPlayers, deadlines: Deadlines, s, game, me: User, seat: str,
-                  abandon_minutes: float) -> None:
+                  abandon_minutes: float, here: Callable[[str, str], bool]) -> None:
     if game.to_act != seat:
         raise ApiError(409, N_("the game is waiting for you, not for your opponent"), "not_abandoned")
+    if game.mode != "async" and here(game.id, seat):
+        raise ApiError(409, N_("your opponent has the game open: they may still move"), "not_abandoned")
     if game.mode == "async":
         clock = deadlines.clock_view(s, game.id, me.id)
         if not (clock and clock["can_claim"]):
@@ -37,8 +41,9 @@ def _require_left(players: ComputerPlayers, deadlines: Deadlines, s, game, me: U
 
 
 def take_over(players: ComputerPlayers, deadlines: Deadlines, user: User, gid: str, level: str,
-              abandon_minutes: float) -> dict:
-    """The opponent of a player who left gives that seat to the computer at `level`."""
+              abandon_minutes: float, here: Callable[[str, str], bool] = lambda gid, side: False) -> dict:
+    """The opponent of a player who left gives that seat to the computer at `level`.
+    `here(game, side)`: whether that side's player has the game open (app.realtime)."""
     computer = players.account(level)
     svc = players.games
 
@@ -52,7 +57,7 @@ def take_over(players: ComputerPlayers, deadlines: Deadlines, user: User, gid: s
         left_id = getattr(game, f"{seat}_user_id")
         if players.is_computer(left_id):
             raise ApiError(409, N_("the computer already plays that seat"), "already_computer")
-        _require_left(players, deadlines, s, game, user, seat, abandon_minutes)
+        _require_left(players, deadlines, s, game, user, seat, abandon_minutes, here)
         entry = svc.state(s, game)
         out = svc.append(s, game, [("server", "computer_takeover", sides[0],
                                     {"side": seat, "level": level, "left_user_id": left_id,

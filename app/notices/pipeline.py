@@ -41,10 +41,9 @@ def side_online(hub: Any, gid: str, side: str) -> bool:
     try:
         ch = hub.channels.get(gid)
         if ch is not None:
-            return side in hub.presence_total(ch)[1]
+            return side in hub.presence_total(ch).online
         now = time.monotonic()
-        return any(side in sides and now - ts < PRESENCE_TTL
-                   for _, sides, ts in (hub.remote.get(gid) or {}).values())
+        return any(side in r.sides and now - r.heard < PRESENCE_TTL for r in (hub.remote.get(gid) or {}).values())
     except Exception:  # read from a worker thread while the loop changes it: be conservative
         return False
 

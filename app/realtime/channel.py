@@ -17,6 +17,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from ..games.records import Change, state_delta
+from .presence import Report, Total, local_report
 from .subscriber import Subscriber, offer
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ class Channel:
         self.fill_target = 0
         self.fill_task: asyncio.Task | None = None
         self.presence_task: asyncio.Task | None = None
-        self.last_presence: tuple | None = None
+        self.last_presence: Total | None = None
         # counters (not a scan of subs): worker threads read them while the loop changes subs
         self.n_state = 0
         self.n_users = 0
@@ -247,15 +248,11 @@ class Channel:
             if self.delivered == start:
                 break
 
-    def presence(self) -> tuple[int, tuple[str, ...]]:
-        count = len(self.subs)
-        online = set()
-        seats = self.hub.seats.get(self.game_id) or {}
-        for s in self.subs:
-            for side, uid in seats.items():
-                if uid is not None and uid == s.user_id:
-                    online.add(side)
-        return count, tuple(sorted(online))
+    def presence(self) -> Report:
+        """This process's sockets on the game: people (not tabs), the seats whose player
+        is here, and when the others left (app.realtime.presence)."""
+        return local_report((s.user_id for s in self.subs), self.hub.seats.get(self.game_id) or {},
+                            self.hub.left_at.get(self.game_id) or {})
 
 
 def _state_of(change: Change) -> dict:

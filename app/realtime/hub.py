@@ -21,6 +21,7 @@ from ..store.events import GameRow
 from . import protocol
 from .channel import Channel
 from .pg_fanout import PRESENCE_TTL, PostgresFanout
+from .presence import Report, Total, add_up
 from .subscriber import Subscriber, offer
 from .users import UserSockets
 
@@ -36,7 +37,11 @@ class Hub(PostgresFanout):
         self.queue_limit = queue_limit
         self.channels: dict[str, Channel] = {}
         self.seats: dict[str, dict[str, int | None]] = {}
-        self.remote: dict[str, dict[str, tuple[int, tuple[str, ...], float]]] = {}
+        # other processes' presence reports: game -> proc -> Report
+        self.remote: dict[str, dict[str, Report]] = {}
+        # game -> seat -> when its player's last socket closed (epoch s; here or, by the
+        # reports, in another process): how long a player has been away
+        self.left_at: dict[str, dict[str, float]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self.loop_thread: int | None = None
         self.users = UserSockets(service.call)
@@ -141,6 +146,7 @@ class Hub(PostgresFanout):
         if ch is None:
             ch = self.channels[gid] = Channel(self, gid)
             asyncio.get_running_loop().create_task(ch.init())
+            self._not_seen_since_now(gid, seats)
         ch.add(sub)
         sub.channel = ch
         sub.presence = self.presence_total(ch)
@@ -154,6 +160,7 @@ class Hub(PostgresFanout):
             return
         ch.remove(sub)
         sub.closed = True
+        self._note_leaving(ch, sub.user_id)
         self.presence_changed(ch)
         if not ch.subs and self.channels.get(ch.game_id) is ch:
             # keep the channel until its presence update went out
@@ -174,9 +181,10 @@ class Hub(PostgresFanout):
             if sub.deltas and ch.delivered == sub.seq and ch.last_state_seq != sub.seq:
                 # the next change's delta can start from this state
                 ch.last_state, ch.last_state_seq = snapshot["state"], sub.seq
-            count, online = self.presence_total(ch)
-            snapshot["watchers"] = count
-            snapshot["online"] = list(online)
+            total = self.presence_total(ch)
+            snapshot["watchers"] = total.count
+            snapshot["online"] = list(total.online)
+            snapshot["presence"] = total.seats()
             # built by hand like the events after it (a whole state: no second pass through
             # the model on every connect); tests check it obeys protocol.SnapshotMsg
             sub.put(json.dumps(snapshot, separators=(",", ":")))
@@ -220,15 +228,44 @@ class Hub(PostgresFanout):
         self._go_live(sub)
 
     # ---------------------------------------------------------------- presence
-    def presence_total(self, ch: Channel) -> tuple[int, tuple[str, ...]]:
-        count, online = ch.presence()
+    def presence_total(self, ch: Channel) -> Total:
+        """Everyone on the game's page: this process's sockets and the others' reports."""
         now = time.monotonic()
-        on = set(online)
-        for n, sides, ts in (self.remote.get(ch.game_id) or {}).values():
-            if now - ts < PRESENCE_TTL:
-                count += n
-                on.update(sides)
-        return count, tuple(sorted(on))
+        fresh = [r for r in (self.remote.get(ch.game_id) or {}).values() if now - r.heard < PRESENCE_TTL]
+        return add_up([ch.presence(), *fresh])
+
+    def _note_leaving(self, ch: Channel, uid: int | None) -> None:
+        """A socket closed: if it was its seated player's last one here, they left now."""
+        if uid is None or any(s.user_id == uid for s in ch.subs):
+            return
+        for side, seated in (self.seats.get(ch.game_id) or {}).items():
+            if seated == uid:
+                self.left_at.setdefault(ch.game_id, {})[side] = time.time()
+        self._forget_old_departures()
+
+    def _not_seen_since_now(self, gid: str, seats: dict[str, int | None]) -> None:
+        """A game this process starts watching: a player of whom it knows nothing has
+        at least not been here since now (a later report may say since when)."""
+        known = self.left_at.setdefault(gid, {})
+        for side, uid in seats.items():
+            if uid is not None:
+                known.setdefault(side, time.time())
+
+    def note_departures(self, gid: str, left: tuple[tuple[str, float], ...]) -> None:
+        """Another process's report of when players left (the latest time counts)."""
+        if left:
+            known = self.left_at.setdefault(gid, {})
+            for side, t in left:
+                known[side] = max(t, known.get(side, t))
+
+    def _forget_old_departures(self, keep_s: float = 86400, limit: int = 10000) -> None:
+        """Departures are kept a day (a player away longer is simply gone), and only
+        looked through when there are many."""
+        if len(self.left_at) <= limit:
+            return
+        cutoff = time.time() - keep_s
+        for gid in [g for g, sides in self.left_at.items() if max(sides.values(), default=0) < cutoff]:
+            del self.left_at[gid]
 
     def presence_changed(self, ch: Channel) -> None:
         if ch.presence_task is None or ch.presence_task.done():
@@ -238,7 +275,7 @@ class Hub(PostgresFanout):
         await asyncio.sleep(0.2)  # debounce: 500 spectators arriving make one message, not 500
         local = ch.presence()
         if self.backend == "postgres":
-            await self.notify_presence(ch.game_id, *local)
+            await self.notify_presence(ch.game_id, local)
         self.broadcast_watchers(ch)
         if not ch.subs:
             self._maybe_drop(ch)
@@ -262,13 +299,25 @@ class Hub(PostgresFanout):
         sub.presence = total
 
     @staticmethod
-    def _watchers_text(gid: str, total: tuple[int, tuple[str, ...]]) -> str:
-        return protocol.dump(protocol.WatchersMsg(game_id=gid, count=total[0], online=list(total[1])))
+    def _watchers_text(gid: str, total: Total) -> str:
+        return protocol.dump(protocol.WatchersMsg(game_id=gid, count=total.count, online=list(total.online),
+                                                  presence=total.seats()))
 
     def watchers(self, gid: str) -> int:
+        """How many people have the game's page open (the lobby's figure)."""
         ch = self.channels.get(gid)
         if ch is not None:
-            return self.presence_total(ch)[0]
+            return self.presence_total(ch).count
         now = time.monotonic()
-        return sum(n for n, _, ts in (self.remote.get(gid) or {}).values() if now - ts < PRESENCE_TTL)
+        return add_up(r for r in (self.remote.get(gid) or {}).values() if now - r.heard < PRESENCE_TTL).count
+
+    def seat_presence(self, gid: str) -> dict[str, dict]:
+        """Per seat of the game: here, or away for how long (presence.Total.seats)."""
+        ch = self.channels.get(gid)
+        if ch is not None:
+            return self.presence_total(ch).seats()
+        now = time.monotonic()
+        total = add_up(r for r in (self.remote.get(gid) or {}).values() if now - r.heard < PRESENCE_TTL)
+        left = tuple(sorted((s, t) for s, t in (self.left_at.get(gid) or {}).items() if s not in total.online))
+        return Total(total.count, total.online, left).seats()
 

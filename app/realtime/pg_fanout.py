@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..games.announce import Note, announced_by, head_only, parse_note
 from ..games.remote import GameBusy
+from .presence import Report, decode, encode
 
 if TYPE_CHECKING:
     from ..games.records import Change
@@ -53,7 +54,7 @@ class PostgresFanout:
     dsn: str | None
     channels: dict[str, Channel]
     users: UserSockets
-    remote: dict[str, dict[str, tuple[int, tuple[str, ...], float]]]
+    remote: dict[str, dict[str, Report]]
     loop: asyncio.AbstractEventLoop | None
     loop_thread: int | None
 
@@ -108,6 +109,9 @@ class PostgresFanout:
     def broadcast_watchers(self, ch: Channel) -> None:
         raise NotImplementedError
 
+    def note_departures(self, gid: str, left: tuple[tuple[str, float], ...]) -> None:
+        raise NotImplementedError
+
     def deliver_chat(self, gid: str, message: dict, status: str) -> None:
         raise NotImplementedError
 
@@ -115,9 +119,8 @@ class PostgresFanout:
         dsn = self.dsn or ""
         return dsn.replace("postgresql+psycopg://", "postgresql://", 1)
 
-    async def notify_presence(self, gid: str, count: int, online: tuple[str, ...]) -> None:
-        payload = f"{gid}:{self.service.proc_id}:{count}:{','.join(online)}"
-        await self._pg_notify(PRESENCE_CHANNEL, payload)
+    async def notify_presence(self, gid: str, report: Report) -> None:
+        await self._pg_notify(PRESENCE_CHANNEL, encode(gid, self.service.proc_id, report))
 
     async def _pg_notify(self, channel: str, payload: str) -> None:
         import psycopg
@@ -284,7 +287,7 @@ class PostgresFanout:
         if gid == GOODBYE:  # its sockets are gone with it
             self.peers.pop(proc, None)
             for game_id in [g for g, procs in self.remote.items() if proc in procs]:
-                self._remote_sockets(game_id, proc, 0, "")
+                self._remote_sockets(game_id, proc, Report(count=0, sides=()))
             return
         self.peers[proc] = time.monotonic()
         if gid == "?":
@@ -293,17 +296,19 @@ class PostgresFanout:
                 self.presence_changed(ch)
             return
         if gid != HELLO:
-            self._remote_sockets(gid, proc, int(parts[2]), parts[3])
+            self._remote_sockets(gid, proc, decode(parts))
 
-    def _remote_sockets(self, gid: str, proc: str, count: int, online: str) -> None:
-        """Another process's sockets on a game: how many, and the players among them."""
+    def _remote_sockets(self, gid: str, proc: str, report: Report) -> None:
+        """Another process's sockets on a game: how many people, the players among
+        them, and when the players who left its sockets did."""
+        self.note_departures(gid, report.left)
         procs = self.remote.setdefault(gid, {})
-        if count == 0:
+        if report.count == 0:
             procs.pop(proc, None)
             if not procs:
                 self.remote.pop(gid, None)
         else:
-            procs[proc] = (count, tuple(s for s in online.split(",") if s), time.monotonic())
+            procs[proc] = report
         watched = self.channels.get(gid)
         if watched is not None:
             self.broadcast_watchers(watched)
@@ -361,11 +366,11 @@ class PostgresFanout:
             await self._pg_notify(PRESENCE_CHANNEL, self._hello())
             for ch in list(self.channels.values()):
                 if ch.subs:
-                    await self.notify_presence(ch.game_id, *ch.presence())
+                    await self.notify_presence(ch.game_id, ch.presence())
             now = time.monotonic()
             for gid in list(self.remote):
                 procs = self.remote[gid]
-                for proc in [p for p, (_, _, ts) in procs.items() if now - ts > PRESENCE_TTL]:
+                for proc in [p for p, r in procs.items() if now - r.heard > PRESENCE_TTL]:
                     del procs[proc]
                 if not procs:
                     del self.remote[gid]

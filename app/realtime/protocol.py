@@ -131,6 +131,15 @@ class _ServerMessage(BaseModel):
 Seats = dict[str, Any]
 
 
+class Presence(_ServerMessage):
+    here: bool = Field(description="the seat's player has the game open")
+    away_for: int | None = Field(None, description="not here: seconds since their last socket on the game closed "
+                                                   "(null: not known, e.g. not seen since the server started)")
+
+
+SeatPresence = dict[str, Presence]
+
+
 class SnapshotMsg(_ServerMessage):
     type: Literal["snapshot"] = "snapshot"
     game_id: str
@@ -145,8 +154,9 @@ class SnapshotMsg(_ServerMessage):
     your_sides: list[str]
     state: dict
     legal: list[dict] = Field(description="the caller's legal actions")
-    watchers: int
+    watchers: int = Field(description="people on the game's page: users, and logged-out connections")
     online: list[str]
+    presence: SeatPresence | None = None
     you: dict | None = None
 
 
@@ -191,10 +201,14 @@ class LegalActionsMsg(_ServerMessage):
 
 
 class WatchersMsg(_ServerMessage):
+    """Sent when the people on the game's page change: a player arrives or leaves, a
+    watcher comes or goes (a user with several tabs counts once)."""
     type: Literal["watchers"] = "watchers"
     game_id: str
-    count: int
+    count: int = Field(description="people on the game's page: users, and logged-out connections")
     online: list[str] = Field(description="sides whose player is connected")
+    presence: SeatPresence | None = Field(None, description="per side (union, confederate): here, or away for "
+                                                            "how long")
 
 
 class AckMsg(_ServerMessage):

@@ -44,7 +44,7 @@ class Subscriber:
         self.close_reason = ""
         self.channel: Channel | None = None
         # the watcher count (and players online) this socket knows: as it arrived, then as told
-        self.presence: tuple[int, tuple[str, ...]] | None = None
+        self.presence: Any = None  # the presence.Total this socket was last told
 
     def too_slow(self) -> None:
         self.closed = True
