@@ -59,7 +59,17 @@ if (tools && bootEl) {
           location.reload();
         } catch (e) { out.textContent = e.message; }
       } }, t("Let the computer take their seat")), " ", level, " ", out);
-      place.hidden = false;
+      // shown only when the opponent has left: a live game's page shows it once they have
+      // been away long enough (presence.js), a by-turn game's once their time is up
+      if (g.mode === "async") showWhenTimeIsUp(g.id, place);
+      else place.dataset.live = "1";
     }
   }
+}
+
+async function showWhenTimeIsUp(gid, place) {
+  try {
+    const clock = await api(`/api/games/${encodeURIComponent(gid)}/clock`);
+    place.hidden = !clock.can_claim;
+  } catch (e) { /* no clock: nothing to offer */ }
 }

@@ -69,7 +69,7 @@ export function gameOverBanner(game, hooks) {
   nodes.push(...notes);
   links.append(...buttons);
   nodes.push(links);
-  return nodes;
+  return nodes.filter(Boolean);   // (replaceChildren would write a null as "null")
 }
 
 function capital(s) { return s.charAt(0).toUpperCase() + s.slice(1); }

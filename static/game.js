@@ -9,12 +9,13 @@ import { GameState } from "./game-state.js";
 import { WORDS, fill, part, phaseName, sideName, statusWords } from "./words.js";
 import { t, tn } from "./i18n.js";
 import { Chat } from "./chat.js";
-import { drawControls, endPhaseQuestion, forcedAction, gameOverBanner, recruitLimits } from "./decisions.js";
+import { drawControls, endPhaseQuestion, forcedAction, gameOverBanner, recruitLimits, resultWords } from "./decisions.js";
 import { placeBoard, volleys } from "./battle-board.js";
 import { loadEvents } from "./history.js";
 import { lastMoveMarks } from "./last-move.js";
 import { PastView } from "./timeline.js";
 import { acceptRematch, declineRematch, followAcceptedRematch, offerRematch } from "./rematch.js";
+import { Presence } from "./presence.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const GID = boot.game_id;
@@ -30,7 +31,8 @@ Object.assign(game, {
   autoSeq: -1,        // the seq at which the page made a decision by itself (nothing to choose)
   autoPending: false, // that decision is on its way
 });
-const ui = { sel: null, chooser: null, selBox: null, pop: null, opened: false };
+const ui = { sel: null, chooser: null, selBox: null, pop: null, opened: false,
+  battleOverAt: null };   // the seq at which the "Battle over" board opened
 
 const map = new MapView($("map"), boot.map, boot.types);
 map.viewKey = `hd-board-view:${GID}`;   // the player's zoom and place, kept in this browser
@@ -105,7 +107,7 @@ function onMessage(msg, t0) {
     case "snapshot":
       game.applySnapshot(msg);
       document.body.classList.toggle("spectator", !isPlayer());
-      setWatchers(msg.watchers, msg.online);
+      setWatchers(msg.watchers, msg.presence);
       loadHistory(msg.seq);
       render(t0, true);
       break;
@@ -124,7 +126,7 @@ function onMessage(msg, t0) {
     case "legal":
       if (game.applyLegal(msg)) { clearTimeout(legalTimer); render(t0, false); }
       break;
-    case "watchers": setWatchers(msg.count, msg.online); break;
+    case "watchers": setWatchers(msg.count, msg.presence); break;
     case "chat": chat.receive(msg.message); break;
     case "ack":
       if (msg.of === "action" || msg.of === "undo") refreshUndo();
@@ -141,8 +143,9 @@ function onMessage(msg, t0) {
 }
 
 // what the page does after the events of an "events" or "changes" message were applied
-function afterEvents(msg, { awaitingLegal }, t0, seqBefore) {
+function afterEvents(msg, { added, awaitingLegal }, t0, seqBefore) {
   if (game.seq !== seqBefore) game.autoPending = false;
+  closeFinishedBattle(added);
   if (awaitingLegal) {                       // the "legal" message follows; ask if it does not
     clearTimeout(legalTimer);
     if (isPlayer()) legalTimer = setTimeout(() => { if (game.legalSeq !== game.seq) send({ type: "legal" }); }, 500);
@@ -160,16 +163,23 @@ function afterEvents(msg, { awaitingLegal }, t0, seqBefore) {
   closeOutdatedQuestion();
   render(t0, !!(msg.events && msg.events.length));
 }
+// The "Battle over" board stays while its outcome is news: it opens when the battle is
+// over (after the winner's promotion), and the next change of the game (the next decision)
+// closes it, as does its × button.
+function closeFinishedBattle(added) {
+  if (!game.lastBattle || !added.length) return;
+  if (game.state && game.state.battle) { ui.battleOverAt = null; return; }   // still being fought
+  if (ui.battleOverAt === null || ui.battleOverAt === undefined) ui.battleOverAt = game.seq;
+  else if (game.seq > ui.battleOverAt) { game.lastBattle = null; ui.battleOverAt = null; }
+}
 function closeOutdatedQuestion() {
   const dlg = $("confirm");
   if (dlg.open && dlg.dataset.seq !== "" && +dlg.dataset.seq !== game.seq) dlg.close();
 }
 
-function setWatchers(count, online) {
-  $("watchers").textContent = tn("{n} watching", "{n} watching", count ?? 0);
-  $("watchers").dataset.count = count ?? 0;
-  for (const side of ["union", "confederate"]) $(`seat-${side}`).classList.toggle("online", (online || []).includes(side));
-}
+// the people on the page: how many, and whether each player is here (presence.js)
+const people = new Presence(boot.gone_after_s);
+function setWatchers(count, presence) { people.update(count, presence); }
 
 async function refreshSeats() {
   try {
@@ -382,6 +392,7 @@ function render(t0, changed) {
   renderStatus();
   renderActions();
   renderGameOver();
+  people.follow(game);
   renderBattle();
   renderForces();
   if (ui.selBox) showBoxInfo(ui.selBox);
@@ -411,9 +422,7 @@ const stillCounts = (e) => !game.isUndone(e.seq);
 
 function renderStatus() {
   const s = game.state;
-  $("turn-info").replaceChildren(el("strong", {}, statusWords("turn_info", { turn: s.turn })), ` · ${s.date} · `,
-    el("span", { class: `side-${s.side}` }, statusWords("player_turn", { side: sideName(s.side) })), ` · ${phaseName(s.phase)}`,
-    s.phase === "movement" ? ` · ${statusWords(s.marches === 1 ? "marches_left" : "marches_left_plural", { marches: s.marches })}` : "");
+  $("turn-info").replaceChildren(el("strong", {}, statusWords("turn_info", { turn: s.turn })), ` · ${s.date} · `, ...statusNow(s));
   const track = $("track");
   if (!track.childElementCount) {
     for (const when of WORDS.calendar) {
@@ -434,6 +443,24 @@ function renderStatus() {
   document.title = (myTurn() ? yourTurn : "") + (document.title.startsWith(yourTurn) ? document.title.slice(yourTurn.length) : document.title);
 }
 
+// The status line after the turn and date: the Player Turn, the phase and who is to decide
+// now; before the game, that it waits for a player; after it, the result and why.
+function statusNow(s) {
+  if (game.status === "finished") {
+    const { title, reason } = resultWords(game.result || s.result);
+    return [el("strong", { class: "result", id: "status-result" }, reason ? t("Game over: {result}, {reason}", { result: title, reason }) : t("Game over: {result}", { result: title }))];
+  }
+  if (game.status === "aborted") return [el("strong", { id: "status-result" }, t("Game aborted"))];
+  if (game.status === "open") return [t("Waiting for a player to take the free seat")];
+  const nodes = [el("span", { class: `side-${s.side}` }, statusWords("player_turn", { side: sideName(s.side) })), ` · ${phaseName(s.phase)}`,
+    s.phase === "movement" ? ` · ${statusWords(s.marches === 1 ? "marches_left" : "marches_left_plural", { marches: s.marches })}` : ""];
+  if (game.toAct) {
+    const who = myTurn() ? t("your decision") : t("the {side} player decides", { side: sideName(game.toAct) });
+    nodes.push(" · ", el("span", { class: `to-act side-${game.toAct}`, id: "status-to-act" }, who));
+  }
+  return nodes;
+}
+
 function promptText() {
   const s = game.state;
   if (!s) return "";
@@ -441,7 +468,7 @@ function promptText() {
   if (game.status === "finished" || s.phase === "over" || game.result) {
     const r = game.result || s.result || {};
     return say(P.over, { winner_wins: r.winner ? say(P.winner_wins, { winner: sideName(r.winner) }) : P.drawn,
-                         reason_note: r.reason ? say(P.reason_note, { reason: r.reason }) : "" });
+                         reason_note: r.reason ? say(P.reason_note, { reason: resultWords(r).reason }) : "" });
   }
   if (game.status === "aborted") return P.aborted;
   const seat = game.seats && game.seats[game.toAct];
@@ -681,7 +708,7 @@ function renderBattle() {
     nodes.push(el("div", { class: "lines" }, battleLine(b, b.defender), battleLine(b, b.attacker)));
   } else if (game.lastBattle) {
     const txt = (boardWords.describe(game.lastBattle) || {}).text || "";
-    nodes.push(el("header", {}, el("h2", {}, t("Battle over")), el("button", { type: "button", class: "close", "aria-label": t("Close the battle board"), onclick: () => { game.lastBattle = null; renderBattle(); } }, "×")));
+    nodes.push(el("header", {}, el("h2", {}, t("Battle over")), el("button", { type: "button", class: "close", "aria-label": t("Close the battle board"), onclick: () => { game.lastBattle = null; ui.battleOverAt = null; renderBattle(); } }, "×")));
     nodes.push(el("p", {}, txt));
   }
   const history = volleys(game.events, isUndone);

@@ -246,7 +246,7 @@ function renderVerify(extra) {
   if (probs.length) rows.push(el("ul", { class: "problems", id: "problems" }, ...probs.map((p) => el("li", {}, p))));
   if (b.verified !== undefined) rows.push(el("p", { id: "file-verdict" }, b.verified ? `✓ ${t("verified: chain, dice and every decision re-decided by the rules engine.")}` : `✗ ${t("this file does not verify.")}`));
   if (extra) rows.push(extra);
-  $("verify").replaceChildren(...rows);
+  $("verify").replaceChildren(...rows.filter(Boolean));   // (replaceChildren writes a null as "null")
 }
 
 const enc = (s) => new TextEncoder().encode(s);

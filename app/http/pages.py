@@ -228,6 +228,9 @@ def game_page(request: Request, game_id: str, invite: str | None = None):
     boot = {"game_id": game_id, "summary": game, "invite": invite,
             "user": {"id": user.id, "username": user.username} if user else None,
             "map": client_map(engine), "types": pieces()["types"],
-            "options": {o["id"]: o["title"] for o in translated_options(translator(reader_language(request, user)))}}
-    return render(request, "game.html", game=game, boot=boot)
+            "options": {o["id"]: o["title"] for o in translated_options(translator(reader_language(request, user)))},
+            # away this long, a player counts as gone (and may be replaced by the computer)
+            "gone_after_s": round(request.app.state.settings.live_abandon_minutes * 60)}
+    return render(request, "game.html", game=game, boot=boot,
+                  gone_after_min=request.app.state.settings.live_abandon_minutes)
 

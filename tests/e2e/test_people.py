@@ -124,3 +124,86 @@ def test_a_declined_rematch_closes_on_both_pages(server, browser):
     assert not errors, errors
     for c in ctxs.values():
         c.close()
+
+
+def test_presence_by_person_and_a_closed_page_shows_away(server, browser):
+    errors: list[str] = []
+    gid, ctxs = new_game(browser, server, "1861")
+    union = _open(ctxs["union"], server, gid, errors)
+    confed = _open(ctxs["confederate"], server, gid, errors)
+    union.wait_for_function("() => document.getElementById('presence-confederate').dataset.state === 'online'")
+    assert union.locator("#presence-confederate").inner_text() == "online"
+    union.wait_for_function("() => document.getElementById('watchers').dataset.count === '2'")
+    # a second tab of the Confederate player: still two people
+    second = _open(ctxs["confederate"], server, gid, errors)
+    union.wait_for_timeout(600)
+    assert union.locator("#watchers").get_attribute("data-count") == "2"
+    # the Confederate player closes both pages: away on the Union player's page (not gone
+    # yet, so the page offers no computer for the seat)
+    second.close()
+    confed.close()
+    union.wait_for_function("() => document.getElementById('presence-confederate').dataset.state === 'away'",
+                            timeout=5000)
+    assert union.locator("#presence-confederate").inner_text() == "away less than a minute"
+    assert union.locator("#watchers").get_attribute("data-count") == "1"
+    assert union.locator("#takeover-tools").is_hidden()
+    # whose decision it is, in the status line
+    assert union.locator("#status-to-act").inner_text() == "your decision"
+    assert not errors, errors
+    for c in ctxs.values():
+        c.close()
+
+
+def test_status_line_after_the_game_says_the_result_and_why(server, browser):
+    errors: list[str] = []
+    gid, ctxs, union, confed = _finished_game(browser, server, errors)
+    for page in (union, confed):
+        page.wait_for_function("() => !!document.getElementById('status-result')")
+        assert page.locator("#status-result").inner_text() == "Game over: Union wins, by resignation"
+        assert page.locator("#status-to-act").count() == 0
+    assert union.locator("#prompt").inner_text() == "Game over. Union wins: by resignation"
+    assert not errors, errors
+    for c in ctxs.values():
+        c.close()
+
+
+def _legal(ctx, base, gid):
+    r = ctx.request.get(f"{base}/api/games/{gid}/legal")
+    assert r.ok, r.text()
+    return r.json()
+
+
+def test_the_battle_over_board_closes_at_the_next_decision(server, browser):
+    """Both players decide through the API (the first legal action each time) until a
+    battle ends; the page shows "Battle over" and closes it at the next decision."""
+    errors: list[str] = []
+    gid, ctxs = new_game(browser, server, "1861")
+    page = _open(ctxs["union"], server, gid, errors)
+    battle = page.locator("#battle")
+    # the Union marches from Washington on Manassas Junction (as in test_play) and ends movement
+    for wanted in ({"type": "activate", "box": "washington"}, {"type": "move", "unit": "U-MI-01"},
+                   {"type": "end_march"}, {"type": "end_movement"}):
+        legal = _legal(ctxs["union"], server, gid)
+        action = next(a for a in legal["actions"] if all(a.get(k) == v for k, v in wanted.items())
+                      and (a["type"] != "move" or a["path"][-1] == "manassas_junction"))
+        _post(ctxs["union"], server, f"/api/games/{gid}/actions", {"action": action})
+    for _ in range(200):
+        if battle.is_visible() and "Battle over" in battle.inner_text():
+            break
+        ctx = next(c for side, c in ctxs.items() if _legal(c, server, gid)["to_act"] == side)
+        legal = _legal(ctx, server, gid)
+        fights = [a for a in legal["actions"] if a["type"] in ("fight", "activate", "open_fire", "target")]
+        action = (fights or legal["actions"])[0]
+        _post(ctx, server, f"/api/games/{gid}/actions", {"action": action})
+        page.wait_for_function(f"() => +document.body.dataset.seq >= {legal['seq'] + 1}")
+    else:
+        raise AssertionError("no battle ended in 200 decisions")
+    # the next decision closes it
+    ctx = next(c for side, c in ctxs.items() if _legal(c, server, gid)["to_act"] == side)
+    legal = _legal(ctx, server, gid)
+    _post(ctx, server, f"/api/games/{gid}/actions", {"action": legal["actions"][0]})
+    page.wait_for_function(f"() => +document.body.dataset.seq > {legal['seq']}")
+    page.wait_for_function("() => !/Battle over/.test(document.getElementById('battle').innerText)")
+    assert not errors, errors
+    for c in ctxs.values():
+        c.close()
