@@ -14,7 +14,7 @@ from ..i18n import N_
 from ..models import PlayerRating, User, table
 from ..ratings.glicko2 import rating_view
 from ..store import events as store
-from ..store.events import T_GAMES, GameRow, load_game
+from ..store.events import T_EVENTS, T_GAMES, GameRow, load_game
 from .records import SIDES, Change, Entry, other_side
 from .remote import RemoteMoves
 
@@ -129,6 +129,32 @@ class GameReads(RemoteMoves):
         seated = {game.union_user_id, game.confederate_user_id}
         return waiting_for if waiting_for is not None and waiting_for not in seated else None
 
+    @staticmethod
+    def rematches_waiting(s: Connection, games: list[GameRow]) -> dict[str, int]:
+        """Of these open games, the rematches whose free seat is kept: game id -> the user
+        it waits for (as rematch_reserved, in two queries for the whole list)."""
+        if not games:
+            return {}
+        creates = s.execute(select(T_EVENTS.c.game_id, T_EVENTS.c.actor, T_EVENTS.c.payload)
+                            .where(T_EVENTS.c.game_id.in_([g.id for g in games]), T_EVENTS.c.seq == 1,
+                                   T_EVENTS.c.type == "create")).all()
+        asked = {r.game_id: (r.payload.get("rematch_of"), r.actor) for r in creates
+                 if isinstance(r.payload, dict) and r.payload.get("rematch_of") and r.actor in SIDES}
+        if not asked:
+            return {}
+        c = T_GAMES.c
+        old = {r.id: r for r in s.execute(select(c.id, c.union_user_id, c.confederate_user_id)
+                                          .where(c.id.in_({o for o, _ in asked.values()}))).all()}
+        out = {}
+        for g in games:
+            old_id, side = asked.get(g.id, (None, None))
+            prev = old.get(old_id) if old_id else None
+            waiting_for = getattr(prev, f"{side}_user_id") if prev is not None else None
+            if g.status == "open" and waiting_for is not None \
+                    and waiting_for not in (g.union_user_id, g.confederate_user_id):
+                out[g.id] = waiting_for
+        return out
+
     def rematch_offers(self, user: User) -> list[dict]:
         """The open rematches kept for this user (the lobby's Accept / Decline): each with
         the finished game it replays (rematch_of) and who asked (by)."""
@@ -137,7 +163,8 @@ class GameReads(RemoteMoves):
             rows = s.execute(select(T_GAMES).where(c.status == "open", c.creator_id != user.id)
                              .order_by(c.created_at.desc()).limit(200)).all()
             games = [SimpleNamespace(**r._mapping) for r in rows]
-            kept = [g for g in games if self.rematch_reserved(s, g) == user.id]
+            waiting = self.rematches_waiting(s, games)
+            kept = [g for g in games if waiting.get(g.id) == user.id]
             names = self._players(s, [g.creator_id for g in kept])
             out = []
             for g in kept:
@@ -262,7 +289,8 @@ class GameReads(RemoteMoves):
                 raise ApiError(422, N_("view must be open, mine, live or finished"), "invalid_request")
             games = [SimpleNamespace(**r._mapping) for r in s.execute(q.limit(limit)).all()]
             if view == "open":  # a rematch is offered to one player, not to the lobby
-                games = [g for g in games if self.rematch_reserved(s, g) is None]
+                waiting = self.rematches_waiting(s, games)
+                games = [g for g in games if g.id not in waiting]
             names = self._players(s, [g.union_user_id for g in games] + [g.confederate_user_id for g in games])
             out = [self.summary(g, names, user) for g in games]
             if view == "mine":

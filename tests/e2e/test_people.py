@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
+
 from .test_board import PASSWORD, _post, new_game
 from .test_decisions import _data, _open
 
@@ -205,5 +207,48 @@ def test_the_battle_over_board_closes_at_the_next_decision(server, browser):
     page.wait_for_function(f"() => +document.body.dataset.seq > {legal['seq']}")
     page.wait_for_function("() => !/Battle over/.test(document.getElementById('battle').innerText)")
     assert not errors, errors
+    for c in ctxs.values():
+        c.close()
+
+
+# every element of the side panel's Forces tab that sticks out of the panel, or whose
+# text is wider than its box (clipped or spilling), as "tag.class: text"
+CLIPPED_IN_SIDE = """() => {
+  const side = document.getElementById('side').getBoundingClientRect();
+  const out = [];
+  for (const e of document.querySelectorAll('#tab-forces *')) {
+    if (!e.checkVisibility() || e.closest('svg')) continue;
+    const r = e.getBoundingClientRect();
+    if (!r.width) continue;
+    const spills = e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).display !== 'inline';
+    if (r.right > side.right + 0.5 || r.left < side.left - 0.5 || spills) {
+      out.push(`${e.tagName.toLowerCase()}.${e.className}: ${e.textContent.trim().slice(0, 40)}`);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "hu", "de"])
+@pytest.mark.parametrize("width,height", [(1366, 900), (390, 844)], ids=["desktop", "phone"])
+def test_no_panel_is_clipped_in_any_language(server, browser, artifacts, lang, width, height):
+    """The Forces panel and the dice hash fit the side panel (German words are long)."""
+    gid, ctxs = new_game(browser, server, "1862")
+    ctx = browser.new_context(viewport={"width": width, "height": height}, storage_state=ctxs["union"].storage_state(),
+                              locale={"en": "en-US", "hu": "hu-HU", "de": "de-DE"}[lang])
+    errors: list[str] = []
+    page = _open(ctx, server, gid, errors)
+    if page.locator("#sheet-handle").is_visible():   # a phone: the panel is a sheet, opened
+        page.locator("#sheet-handle").click()
+    page.wait_for_selector("#forces .force")
+    clipped = page.evaluate(CLIPPED_IN_SIDE)
+    if clipped:
+        page.screenshot(path=str(artifacts / f"people-clipped-{lang}-{width}.png"))
+    assert not clipped, clipped
+    # the whole dice hash can be read and copied
+    code = page.locator("#dice-commitment code")
+    assert len(code.inner_text().strip()) == 64 and code.get_attribute("title") == code.inner_text().strip()
+    assert not errors, errors
+    ctx.close()
     for c in ctxs.values():
         c.close()
