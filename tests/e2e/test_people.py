@@ -9,6 +9,7 @@ import pytest
 
 from .test_board import PASSWORD, _post, new_game
 from .test_decisions import _data, _open
+from .test_i18n import english_left, new_game_in
 
 CONFIRM = "() => { const d = document.getElementById('confirm'); if (d.open) document.getElementById('confirm-yes').click(); }"
 
@@ -250,5 +251,31 @@ def test_no_panel_is_clipped_in_any_language(server, browser, artifacts, lang, w
     assert len(code.inner_text().strip()) == 64 and code.get_attribute("title") == code.inner_text().strip()
     assert not errors, errors
     ctx.close()
+    for c in ctxs.values():
+        c.close()
+
+
+@pytest.mark.parametrize("lang", ["hu", "de"])
+def test_the_new_words_are_translated(server, browser, lang):
+    """A finished game with a rematch offered, the players' presence and the help, in
+    Hungarian and German: no English left."""
+    gid, ctxs = new_game_in(browser, server, lang)
+    errors: list[str] = []
+    union = _open(ctxs["union"], server, gid, errors)
+    confed = _open(ctxs["confederate"], server, gid, errors)
+    union.wait_for_function("() => document.getElementById('presence-confederate').dataset.state === 'online'")
+    _post(ctxs["union"], server, f"/api/games/{gid}/resign", {})
+    _post(ctxs["confederate"], server, f"/api/games/{gid}/rematch", {})
+    union.wait_for_selector("#game-over #rematch-accept")
+    confed.wait_for_selector("#rematch-note")
+    for page in (union, confed):
+        page.locator("#game-help summary").click()
+        page.wait_for_selector("#status-result")
+        left = english_left(page, lang)
+        assert not left, left
+    confed.close()
+    union.wait_for_function("() => document.getElementById('presence-confederate').dataset.state === 'away'")
+    assert not english_left(union, lang)
+    assert not errors, errors
     for c in ctxs.values():
         c.close()
