@@ -7,7 +7,7 @@ import { BoardList } from "./board-list.js";
 import { Describer } from "./log.js";
 import { GameState } from "./game-state.js";
 import { WORDS, fill, part, phaseName, sideName, statusWords } from "./words.js";
-import { t, tn } from "./i18n.js";
+import { t } from "./i18n.js";
 import { Chat } from "./chat.js";
 import { drawControls, endPhaseQuestion, forcedAction, gameOverBanner, recruitLimits, resultWords } from "./decisions.js";
 import { placeBoard, volleys } from "./battle-board.js";

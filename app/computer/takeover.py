@@ -3,10 +3,10 @@
 A seat counts as left when its player lets the clock run out: in a by-turn game their
 time to move is up (the opponent could claim the win on time), in a live game they have
 been the player to act for `live_abandon_minutes` without a decision and do not have the
-game open (the game page shows the offer once they have been away that long). The opponent may
-then ask for the computer (a level) to take that seat instead of ending the game. The
-hand-over is an event of its own ("computer_takeover"), so replays and exports show it.
-A game with a computer seat is never rated (app.ratings).
+game open (the game page shows the offer once they have been away that long). The
+opponent may then ask for the computer (a level) to take that seat instead of ending the
+game. The hand-over is an event of its own ("computer_takeover"), so replays and exports
+show it. A game with a computer seat is never rated (app.ratings).
 """
 from __future__ import annotations
 

@@ -7,8 +7,8 @@ create event carries rematch_of. A rematch is offered to the other player only (
 seat is kept for them: GameReads.rematch_reserved), who accepts it (takes that seat) or
 declines it: decline_rematch {by, rematch_of} aborts the new game, and decline_rematch
 {by, game_id} on the finished game closes the offer there (accept_rematch {by, game_id}
-there, once the seat is taken, sends the finished game's pages on to the new one). When an offer is open:
-GameReads.draw_offer and GameReads.rematch_of.
+there, once the seat is taken, sends the finished game's pages on to the new one).
+When an offer is open: GameReads.draw_offer and GameReads.rematch_of.
 """
 from __future__ import annotations
 

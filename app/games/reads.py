@@ -20,7 +20,8 @@ from .remote import RemoteMoves
 
 # the server events of a draw offer and its answer (app.games.endings appends them)
 DRAW_EVENTS = ("offer_draw", "accept_draw", "decline_draw")
-# the server event of a declined rematch, on the finished game and on the rematch itself
+# the opponent's answer to a rematch (app.games.endings): declined, on the finished game
+# and on the rematch it aborts; accepted, on the finished game
 REMATCH_DECLINED = "decline_rematch"
 REMATCH_ACCEPTED = "accept_rematch"
 

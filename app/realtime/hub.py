@@ -310,14 +310,3 @@ class Hub(PostgresFanout):
             return self.presence_total(ch).count
         now = time.monotonic()
         return add_up(r for r in (self.remote.get(gid) or {}).values() if now - r.heard < PRESENCE_TTL).count
-
-    def seat_presence(self, gid: str) -> dict[str, dict]:
-        """Per seat of the game: here, or away for how long (presence.Total.seats)."""
-        ch = self.channels.get(gid)
-        if ch is not None:
-            return self.presence_total(ch).seats()
-        now = time.monotonic()
-        total = add_up(r for r in (self.remote.get(gid) or {}).values() if now - r.heard < PRESENCE_TTL)
-        left = tuple(sorted((s, t) for s, t in (self.left_at.get(gid) or {}).items() if s not in total.online))
-        return Total(total.count, total.online, left).seats()
-

@@ -2,8 +2,8 @@
 
 A person is a logged-in user (however many tabs or devices they have open on the game)
 or, logged out, one connection. A player is "here" while any socket of theirs is on the
-game; once the last one closes they are away since that moment (the page says "away"
-for up to GONE_AFTER, then "gone"). With several processes (Postgres) each one reports
+game; once the last one closes they are away since that moment (the game page says
+"away", then "gone" after LIVE_ABANDON_MINUTES: static/presence.js). With several processes (Postgres) each one reports
 its sockets on a game (app.realtime.pg_fanout): how many people, which user ids (up to
 MAX_LISTED, so that a user with tabs on two processes counts once), the seats whose
 player is here and when each seat's player last left it. The reports and this process's
