@@ -454,7 +454,7 @@ function statusNow(s) {
   if (game.status === "open") return [t("Waiting for a player to take the free seat")];
   const nodes = [el("span", { class: `side-${s.side}` }, statusWords("player_turn", { side: sideName(s.side) })), ` · ${phaseName(s.phase)}`,
     s.phase === "movement" ? ` · ${statusWords(s.marches === 1 ? "marches_left" : "marches_left_plural", { marches: s.marches })}` : ""];
-  if (game.toAct) {
+  if (game.toAct && game.toAct !== s.side) {   // the other player decides now (a defender in battle)
     const who = myTurn() ? t("your decision") : t("the {side} player decides", { side: sideName(game.toAct) });
     nodes.push(" · ", el("span", { class: `to-act side-${game.toAct}`, id: "status-to-act" }, who));
   }

@@ -4,12 +4,13 @@
 // server says per seat whether its player is here, or for how many seconds they have been
 // away (the "snapshot" and "watchers" messages); the page counts on from there.
 import { t, tn } from "./i18n.js";
+import { SIDE_NAME } from "./map.js";
 
 const $ = (id) => document.getElementById(id);
 
-// a duration in the page's words: "less than a minute", "3 min", "2 h"
+// a duration in the page's words, short (the status bar is one line): "<1 min", "3 min", "2 hours"
 export function durationWords(seconds) {
-  if (seconds < 60) return t("less than a minute");
+  if (seconds < 60) return t("<1 min");
   if (seconds < 3600) return t("{n} min", { n: Math.floor(seconds / 60) });
   return tn("{n} hour", "{n} hours", Math.floor(seconds / 3600));
 }
@@ -57,11 +58,17 @@ export class Presence {
       const badge = $(`presence-${side}`);
       const seat = this.game.seats && this.game.seats[side];
       const st = this.state(side);
-      $(`seat-${side}`).classList.toggle("online", st.state === "online");
-      badge.hidden = !seat || !!seat.computer;
+      const words = stateWords(st);
+      // online: the dot before the name says it (the status bar keeps to one line); the
+      // words are in the name's tooltip and read aloud
+      const name = $(`seat-${side}`);
+      name.classList.toggle("online", st.state === "online");
+      name.title = `${SIDE_NAME[side]} · ${words}`;
+      name.setAttribute("aria-label", `${name.textContent} (${SIDE_NAME[side]}): ${words}`);
+      badge.hidden = !seat || !!seat.computer || st.state === "online";
       badge.className = `presence ${st.state}`;
       badge.dataset.state = st.state;
-      badge.textContent = stateWords(st);
+      badge.textContent = words;
     }
     this.offerTakeover();
   }

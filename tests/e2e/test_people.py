@@ -135,7 +135,8 @@ def test_presence_by_person_and_a_closed_page_shows_away(server, browser):
     union = _open(ctxs["union"], server, gid, errors)
     confed = _open(ctxs["confederate"], server, gid, errors)
     union.wait_for_function("() => document.getElementById('presence-confederate').dataset.state === 'online'")
-    assert union.locator("#presence-confederate").inner_text() == "online"
+    assert union.locator("#seat-confederate").get_attribute("title") == "Confederate · online"
+    assert union.locator("#presence-confederate").is_hidden()   # the dot before the name says it
     union.wait_for_function("() => document.getElementById('watchers').dataset.count === '2'")
     # a second tab of the Confederate player: still two people
     second = _open(ctxs["confederate"], server, gid, errors)
@@ -147,11 +148,11 @@ def test_presence_by_person_and_a_closed_page_shows_away(server, browser):
     confed.close()
     union.wait_for_function("() => document.getElementById('presence-confederate').dataset.state === 'away'",
                             timeout=5000)
-    assert union.locator("#presence-confederate").inner_text() == "away less than a minute"
+    assert union.locator("#presence-confederate").inner_text() == "away <1 min"
     assert union.locator("#watchers").get_attribute("data-count") == "1"
     assert union.locator("#takeover-tools").is_hidden()
-    # whose decision it is, in the status line
-    assert union.locator("#status-to-act").inner_text() == "your decision"
+    # whose turn it is, in the status line
+    assert "Union player turn" in union.locator("#turn-info").inner_text()
     assert not errors, errors
     for c in ctxs.values():
         c.close()
