@@ -154,8 +154,8 @@ function afterEvents(msg, { added, awaitingLegal }, t0, seqBefore) {
   if (msg.events && (game.drawOffer || msg.events.some((e) => AGREEMENT_EVENTS.has(e.type)))) refreshAgreements();
   if (msg.events) noticeSilentRecruitment(msg.events);
   if (msg.events) past.moved(msg.events.filter((e) => e.type === "action" && e.source === "engine").length);
-  // a decision made in the player's other tab changes what this one may undo
-  if (msg.events && msg.events.length) refreshUndo();
+  // a decision of this player's side (made in another tab too) changes what may be undone
+  if (msg.events && msg.events.some((e) => game.yourSides.includes(e.actor))) refreshUndo();
   // after an undo the page does not make the same forced decision again, so that a
   // further undo can go back past it
   if (msg.events && msg.events.some((e) => e.source === "server" && e.type === "undo")) game.autoSeq = msg.seq;
