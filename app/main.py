@@ -24,6 +24,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from rules_engine import native
 
 from . import __version__
+from .accounts import security
 from .accounts.auth import Accounts
 from .admin import disputes, integrity, replay
 from .computer.analysis import Analyses
@@ -93,6 +94,11 @@ def _in_order(*hooks: Callable[..., None]) -> Callable[..., None]:
     return run
 
 
+def make_accounts(db: Database, settings: Settings) -> Accounts:
+    hashing = security.PasswordHashing(settings.password_hash_slots, settings.password_hash_wait_seconds)
+    return Accounts(db, settings.secret_key, settings.session_days, hashing)
+
+
 def build_services(settings: Settings) -> Services:
     db = Database(settings.sqlalchemy_url, pool_size=settings.db_pool_size)
     clock = Clock(settings.clock_file)
@@ -114,7 +120,7 @@ def build_services(settings: Settings) -> Services:
     games.automate = orders.automate  # forced moves in by-turn games
     hub.users.badge = functools.partial(waiting.badge, db)  # pushed to the user sockets
     worker = Worker(db, settings, clock, notices_, deadlines, games=games, send=settings.mail_worker, timers=True)
-    return Services(settings, db, clock, notices_, games, hub, Accounts(db, settings.secret_key, settings.session_days),
+    return Services(settings, db, clock, notices_, games, hub, make_accounts(db, settings),
                     deadlines, worker, integrity.PeriodicCheck(db, settings.integrity_check_seconds),
                     RateLimiter(parse_limits(settings.rate_limits)), computer_players, Analyses(computer_players))
 
@@ -194,6 +200,7 @@ def _install_error_handlers(app: FastAPI) -> None:
                             content={"detail": refusals.said(request, refusal), "code": refusal.code})
 
     app.add_exception_handler(RateLimited, limits.too_many_requests)
+    app.add_exception_handler(security.HashingBusy, limits.busy_hashing)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):

@@ -29,10 +29,13 @@ class Auth:
 
 
 class Accounts:
-    def __init__(self, db: Database, secret_key: str, session_days: int):
+    def __init__(self, db: Database, secret_key: str, session_days: int,
+                 hashing: security.PasswordHashing | None = None):
         self.db = db
         self.secret_key = secret_key
         self.session_days = session_days
+        # bounds the memory and CPU the password checks of this process take at once
+        self.hashing = hashing or security.PasswordHashing()
 
     def register(self, username: str, password: str, email: str | None) -> User:
         problem = username_problem(username) if isinstance(username, str) else N_("a username is text")
@@ -43,7 +46,7 @@ class Accounts:
         if email is not None:
             email = checked_email(email)
         user = User(username=username, username_key=username_key(username), email=email,
-                    password_hash=security.hash_password(password), created_at=utcnow())
+                    password_hash=self.hashing.hash(password), created_at=utcnow())
         with self.db.write_session() as s:
             if s.execute(select(User.id).where(User.username_key == username_key(username))).first():
                 raise ApiError(409, N_("that username is taken"), "username_taken")
@@ -58,9 +61,20 @@ class Accounts:
         with self.db.session() as s:
             user = s.execute(select(User).where(User.username_key == username_key(str(username))))\
                 .scalar_one_or_none()
-        if not security.verify_password(user.password_hash if user else None, str(password)) or user is None:
+        right, new_hash = self.hashing.verify(user.password_hash if user else None, str(password))
+        if not right or user is None:
             raise ApiError(401, N_("wrong username or password"), "bad_credentials")
+        if new_hash is not None:  # made with older parameters: store it as today's
+            self._store_hash(user.id, user.password_hash, new_hash)
+            user.password_hash = new_hash
         return user
+
+    def _store_hash(self, user_id: int, old_hash: str, new_hash: str) -> None:
+        """Replace the password hash, unless the password changed meanwhile."""
+        with self.db.write_session() as s:
+            s.execute(update(User).where(User.id == user_id, User.password_hash == old_hash)
+                      .values(password_hash=new_hash))
+            s.commit()
 
     def issue(self, user: User, kind: str, name: str | None = None, scope: str | None = None) -> str:
         if scope == "bot" and user.kind != "bot":

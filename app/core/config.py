@@ -42,6 +42,11 @@ class Settings(BaseSettings):
     cookie_secure: bool | None = Field(None, description="Secure flag on cookies; default: true when "
                                                          "PUBLIC_URL is https")
     session_days: int = Field(30, description="lifetime of a login session")
+    password_hash_slots: int = Field(2, ge=1, le=64, description="password hashes (argon2, 19 MiB each) one "
+                                                                 "process computes at once; logins beyond wait")
+    password_hash_wait_seconds: float = Field(2.0, ge=0, le=60, description="how long a login waits for a free "
+                                                                             "hashing slot before it is answered "
+                                                                             "503 with Retry-After")
     game_cache_size: int = Field(500, description="games whose replayed state each process keeps in memory")
     fanout: str = Field("auto", description="auto | memory | postgres: how events reach sockets of other processes")
     ws_queue_limit: int = Field(1000, description="messages queued for a slow socket before it is dropped")

@@ -9,6 +9,7 @@ from fastapi import Request
 from fastapi.responses import JSONResponse
 from starlette.requests import HTTPConnection
 
+from ..accounts.security import HashingBusy
 from ..core.errors import ApiError
 from ..guard.ratelimit import RateLimited, RateLimiter, account_key
 from ..i18n import N_
@@ -43,3 +44,14 @@ def too_many(exc: RateLimited) -> ApiError:
     """A rate limit's refusal, said in the reader's language (HTTP and game sockets)."""
     return ApiError(429, N_("too many requests ({name}); try again in {seconds} s"), "rate_limited",
                     {"name": exc.name, "seconds": exc.retry_after})
+
+
+async def busy_hashing(request: Request, exc: Exception) -> JSONResponse:
+    """All the password-hashing slots of this process stayed taken (a flood of logins):
+    503, try again shortly."""
+    assert isinstance(exc, HashingBusy)
+    refusal = ApiError(503, N_("the server is busy checking passwords; try again in {seconds} s"), "busy",
+                       {"seconds": exc.retry_after})
+    return JSONResponse(status_code=503, headers={"Retry-After": str(exc.retry_after)},
+                        content={"detail": refusals.said(request, refusal), "code": refusal.code,
+                                 "retry_after": exc.retry_after})
