@@ -18,7 +18,7 @@ from dataclasses import dataclass
 #: name -> (events, seconds). Generous enough that two people playing a game never
 #: meet them; tight enough that a script cannot guess passwords or flood a game.
 DEFAULT_LIMITS: dict[str, tuple[int, float]] = {
-    "login_account": (10, 300.0),     # wrong and right passwords for one account
+    "login_account": (10, 300.0),     # wrong passwords for one account from one address
     "login_address": (30, 300.0),     # login attempts from one address, any account
     "register": (5, 3600.0),          # new accounts from one address
     "mail": (5, 3600.0),              # verification and webhook-test messages per account

@@ -71,16 +71,17 @@ def login(body: LoginIn, request: Request, response: Response):
 
 
 def _checked_login(request: Request, accounts: Accounts, username: str, password: str) -> User:
-    """The user, if the password is right and neither the address nor the account has
-    used up its attempts. Only wrong passwords count against the account, so that a
-    stranger's guesses cannot stop its owner for longer than the window."""
+    """The user, if the password is right and this address has attempts left, both in all
+    and for this account. Wrong passwords count against the account only from the address
+    they came from: a stranger hammering an account locks out the stranger's address, and
+    its owner still logs in from their own."""
     limits.per_address(request, "login_address")
-    account = f"name:{username_key(username)}"
-    limits.limiter(request).check("login_account", account)
+    account_here = f"name:{username_key(username)}@{limits.client_address(request)}"
+    limits.limiter(request).check("login_account", account_here)
     try:
         return accounts.check_password(username, password)
     except ApiError:
-        limits.limiter(request).hit("login_account", account)
+        limits.limiter(request).hit("login_account", account_here)
         raise
 
 

@@ -59,13 +59,28 @@ def login(base: str, address: str, username: str, password: str) -> httpx.Respon
 
 def test_wrong_passwords_lock_the_account_for_a_while_but_right_ones_do_not_count(limited):
     victim = Client(limited.base)
+    attacker = an_address()
     for _ in range(5):   # more right passwords than the account limit: fine
         assert login(limited.base, an_address(), victim.name, "password123").status_code == 200
-    for _ in range(3):   # wrong ones from different addresses: each counts against the account
-        assert login(limited.base, an_address(), victim.name, "wrong-password").status_code == 401
-    assert_limited(login(limited.base, an_address(), victim.name, "password123"), "login_account")
-    other = Client(limited.base)
-    assert login(limited.base, an_address(), other.name, "password123").status_code == 200
+    for _ in range(3):
+        assert login(limited.base, attacker, victim.name, "wrong-password").status_code == 401
+    assert_limited(login(limited.base, attacker, victim.name, "password123"), "login_account")
+    other = Client(limited.base)   # other accounts from that address: their own count (the
+    # address's 5th attempt: within login_address)
+    assert login(limited.base, attacker, other.name, "password123").status_code == 200
+
+
+def test_a_stranger_guessing_from_elsewhere_does_not_lock_the_owner_out(limited):
+    owner = Client(limited.base)
+    strangers = [an_address() for _ in range(2)]
+    for address in strangers:      # each stranger's address locks itself out of the account
+        for _ in range(3):
+            assert login(limited.base, address, owner.name, "guess").status_code == 401
+        assert_limited(login(limited.base, address, owner.name, "guess"), "login_account")
+        assert_limited(login(limited.base, address, owner.name, "password123"), "login_account")
+    r = login(limited.base, owner.address, owner.name, "password123")   # the owner, at home
+    assert r.status_code == 200, r.text
+    assert r.json()["user"]["username"] == owner.name
 
 
 def test_one_address_gets_a_few_attempts_whatever_the_account(limited):
