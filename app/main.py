@@ -50,6 +50,7 @@ from .http import (
     mutes,
     notices,
     pages,
+    passwords,
     playbyturn,
     players,
     refusals,
@@ -212,7 +213,7 @@ def _install_routes(app: FastAPI) -> None:
     for router in (api.router, socket.router, users.router, pages.router, chat.router, me.api, me.pages, playbyturn.api,
                    playbyturn.pages, replay.router, disputes.router, notices.router, integrity.router,
                    notices.pages, apidocs.router, computer.router, players.api, players.pages, bots.router, mutes.api,
-                   language.api,
+                   language.api, passwords.api, passwords.pages,
                    unsubscribe.pages):
         app.include_router(router)
     app.add_middleware(socket.GameSocketMiddleware)

@@ -8,14 +8,14 @@ from fastapi import Request
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..core.clock import iso
+from ..core.clock import aware, iso
 from ..core.errors import ApiError
 from ..guard.emails import checked_email
 from ..guard.names import username_key, username_problem
 from ..i18n import N_
 from ..models import AuthToken, User, utcnow
 from ..store.db import Database
-from . import security
+from . import security, sessions
 
 UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -26,6 +26,7 @@ class Auth:
     via: str | None = None          # "cookie" | "bearer" | None
     session_token: str | None = None
     scope: str | None = None        # the bearer token's scope ("bot": the bot API)
+    token_id: int | None = None     # the login session or API token used
 
 
 class Accounts:
@@ -41,8 +42,7 @@ class Accounts:
         problem = username_problem(username) if isinstance(username, str) else N_("a username is text")
         if problem:
             raise ApiError(422, problem, "invalid_username")
-        if not isinstance(password, str) or len(password) < 8 or len(password) > 200:
-            raise ApiError(422, N_("a password is 8 to 200 characters"), "invalid_password")
+        checked_new_password(password)
         if email is not None:
             email = checked_email(email)
         user = User(username=username, username_key=username_key(username), email=email,
@@ -93,6 +93,10 @@ class Accounts:
 
     def token_owner(self, token: str | None) -> tuple[User, str | None] | None:
         """(user, scope) of a valid token."""
+        found = self._valid_token(token)
+        return (found[1], found[0].scope) if found else None
+
+    def _valid_token(self, token: str | None) -> tuple[AuthToken, User] | None:
         if not token or len(token) > 200:
             return None
         with self.db.session() as s:
@@ -103,11 +107,21 @@ class Accounts:
         tok, user = row
         if tok.revoked_at is not None:
             return None
-        if tok.expires_at is not None:
-            exp = tok.expires_at if tok.expires_at.tzinfo else tok.expires_at.replace(tzinfo=utcnow().tzinfo)
-            if exp < utcnow():
-                return None
-        return user, tok.scope
+        if tok.expires_at is not None and aware(tok.expires_at) < utcnow():
+            return None
+        return tok, user
+
+    def _note_use(self, tok: AuthToken, address: str) -> None:
+        """Remember when and from where a login session was last used (its owner's list of
+        sessions), writing at most every SESSION_USE_STEP per session."""
+        where = sessions.coarse_address(address)
+        last = aware(tok.last_used_at) if tok.last_used_at else None
+        if tok.kind != "session" or (last and utcnow() - last < sessions.SESSION_USE_STEP
+                                     and tok.last_address == where):
+            return
+        with self.db.write_session() as s:
+            s.execute(update(AuthToken).where(AuthToken.id == tok.id).values(last_used_at=utcnow(), last_address=where))
+            s.commit()
 
     def revoke(self, token: str) -> None:
         with self.db.write_session() as s:
@@ -142,16 +156,25 @@ class Accounts:
             scheme, _, token = header.partition(" ")
             if scheme.lower() != "bearer" or not token.strip():
                 raise ApiError(401, N_("use 'Authorization: Bearer <token>'"), "bad_authorization")
-            found = self.token_owner(token.strip())
+            found = self._valid_token(token.strip())
             if found is None:
                 raise ApiError(401, N_("that token is not valid (logged out, revoked or expired)"), "bad_token")
-            auth = Auth(found[0], "bearer", scope=found[1])
+            auth = Auth(found[1], "bearer", scope=found[0].scope, token_id=found[0].id)
         else:
             cookie = request.cookies.get(security.SESSION_COOKIE)
-            user = self.user_for_token(cookie)
-            auth = Auth(user, "cookie", cookie) if user else Auth(None)
+            found = self._valid_token(cookie)
+            auth = Auth(found[1], "cookie", cookie, token_id=found[0].id) if found else Auth(None)
+        if found:
+            self._note_use(found[0], request.client.host if request.client else "")
         request.state.auth = auth
         return auth
+
+
+def checked_new_password(password: object) -> str:
+    """The one rule for a new password: 8 to 200 characters."""
+    if not isinstance(password, str) or not 8 <= len(password) <= 200:
+        raise ApiError(422, N_("a password is 8 to 200 characters"), "invalid_password")
+    return password
 
 
 def get_accounts(request: Request) -> Accounts:

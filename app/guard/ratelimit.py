@@ -21,6 +21,7 @@ DEFAULT_LIMITS: dict[str, tuple[int, float]] = {
     "login_account": (10, 300.0),     # wrong passwords for one account from one address
     "login_address": (30, 300.0),     # login attempts from one address, any account
     "register": (5, 3600.0),          # new accounts from one address
+    "password_reset": (5, 3600.0),    # password-reset mails asked for from one address
     "mail": (5, 3600.0),              # verification and webhook-test messages per account
     "chat": (20, 60.0),               # chat posts per account
     "create_game": (20, 3600.0),      # games and challenges created per account

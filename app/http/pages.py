@@ -22,6 +22,7 @@ from rules_engine.data import pieces
 from rules_engine.map import load_scenario
 
 from ..accounts.auth import get_accounts
+from ..accounts.sessions import list_sessions
 from ..bots.challenges import Challenges
 from ..computer.levels import level_choices
 from ..core.clock import aware
@@ -183,8 +184,8 @@ def lobby(request: Request):
 
 
 @router.get("/login", response_class=HTMLResponse)
-def login_page(request: Request, next: str = "/"):
-    return render(request, "auth.html", mode="login", next=safe_next(next))
+def login_page(request: Request, next: str = "/", reset: int = 0):
+    return render(request, "auth.html", mode="login", next=safe_next(next), reset=bool(reset))
 
 
 @router.get("/register", response_class=HTMLResponse)
@@ -210,11 +211,12 @@ def new_game_page(request: Request):
 
 
 @router.get("/settings", response_class=HTMLResponse)
-def settings_page(request: Request):
-    user, _ = _auth(request)
-    if user is None:
+def settings_page(request: Request, password: str = ""):
+    auth = get_accounts(request).from_request(request)
+    if auth.user is None:
         return RedirectResponse("/login?next=/settings", status_code=303)
-    return render(request, "settings.html", time_zones=time_zone_names())
+    return render(request, "settings.html", time_zones=time_zone_names(), changed=password == "changed",
+                  sessions=list_sessions(request.app.state.db, auth.user.id, auth.token_id))
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)

@@ -98,3 +98,18 @@ class ReadIn(Strict):
 
 class TakeoverIn(Strict):
     level: Literal["easy", "normal", "hard", "expert"] = "normal"
+
+
+# accounts: passwords and sessions (app.http.passwords)
+class PasswordChangeIn(Strict):
+    current_password: str = Field(..., max_length=200)
+    new_password: str = Field(..., description="8 to 200 characters")
+
+
+class ResetRequestIn(Strict):
+    email: str = Field(..., max_length=254)
+
+
+class ResetConfirmIn(Strict):
+    token: str = Field(..., max_length=200, description="the t= of the link in the mail")
+    new_password: str = Field(..., description="8 to 200 characters")

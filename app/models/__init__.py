@@ -7,7 +7,7 @@ from typing import cast
 
 from sqlalchemy import Table
 
-from .accounts import AuthToken, User
+from .accounts import AuthToken, PasswordReset, User
 from .base import Base, utcnow
 from .challenges import Challenge
 from .community import CHAT_MAX_BODY, DISPUTE_MAX_TEXT, AdminAction, ChatMessage, Dispute
@@ -18,7 +18,8 @@ from .ratings import PlayerRating, RatingChange
 
 __all__ = ["AdminAction", "AuthToken", "Base", "CHAT_MAX_BODY", "Challenge", "ChatMessage", "DISPUTE_MAX_TEXT",
            "Dispute", "Game", "GameClock", "GameCommand", "GameEvent", "MailPrefs", "MutedGame", "Notice",
-           "OutboxMessage", "PlayerRating", "RatingChange", "StandingOrder", "User", "Vacation", "Webhook", "table",
+           "OutboxMessage", "PasswordReset", "PlayerRating", "RatingChange", "StandingOrder", "User", "Vacation",
+           "Webhook", "table",
            "utcnow"]
 
 

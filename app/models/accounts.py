@@ -42,3 +42,19 @@ class AuthToken(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # when and from where (a coarse address: app.accounts.sessions) it was last used, for
+    # the owner's list of sessions; updated at most every few minutes
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    last_address: Mapped[str | None] = mapped_column(String(64))
+
+
+class PasswordReset(Base):
+    """A password-reset link sent by mail: single use, short-lived, only its hash stored."""
+    __tablename__ = "password_resets"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

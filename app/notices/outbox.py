@@ -43,7 +43,8 @@ SUBJECTS = {
     "reminder": N_("Reminder: your time is running out"), "timeout": N_("Your opponent's time is up"),
     "time_up": N_("Your time is up"), "lost_on_time": N_("Game lost on time"), "extended": N_("More time"),
     "draw_offer": N_("Your opponent offers a draw"), "rematch": N_("A rematch for you"),
-    "verify": N_("Confirm your email address"), "digest": N_("Games waiting for you"), "test": N_("Test notice"),
+    "verify": N_("Confirm your email address"), "password_reset": N_("Reset your password"),
+    "digest": N_("Games waiting for you"), "test": N_("Test notice"),
     "vacation": N_("Your opponent is on vacation"),
 }
 # a notice's text: as written, or said in the recipient's language (a function of it)

@@ -15,7 +15,7 @@ import websockets
 
 from .helpers import ServerProc, ws_recv, ws_until
 
-LIMITS = {"login_account": 3, "login_address": 6, "register": 3, "mail": 2, "chat": 3, "create_game": 2,
+LIMITS = {"login_account": 3, "login_address": 6, "register": 3, "password_reset": 2, "mail": 2, "chat": 3, "create_game": 2,
           "action": 5, "ws_message": 5, "socket": 3}
 
 
@@ -89,6 +89,25 @@ def test_one_address_gets_a_few_attempts_whatever_the_account(limited):
     answers = [login(limited.base, address, name, "password123").status_code for name in names]
     assert answers[:6] == [200] * 6 and answers[6] == 429
     assert login(limited.base, an_address(), names[6], "password123").status_code == 200
+
+
+def test_password_reset_mails_per_address(limited):
+    address = an_address()
+    for _ in range(2):
+        r = httpx.post(limited.base + "/api/auth/password-reset", json={"email": "someone@example.org"},
+                       headers={"X-Forwarded-For": address})
+        assert r.status_code == 202, r.text
+    assert_limited(httpx.post(limited.base + "/api/auth/password-reset", json={"email": "someone@example.org"},
+                              headers={"X-Forwarded-For": address}), "password_reset")
+
+
+def test_wrong_current_passwords_in_a_password_change_count_as_wrong_logins(limited):
+    p = Client(limited.base)
+    for _ in range(3):
+        r = p.http.post("/api/auth/password", json={"current_password": "guess", "new_password": "new password"})
+        assert r.status_code == 403, r.text
+    r = p.http.post("/api/auth/password", json={"current_password": "password123", "new_password": "new password"})
+    assert_limited(r, "login_account")
 
 
 def test_registrations_per_address(limited):
