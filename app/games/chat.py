@@ -2,7 +2,8 @@
 
 One channel for the two players, one for spectators. Spectators never read the players'
 channel; while a game is being played the players do not read the spectators' channel
-either (no outside help); once it is over both are open to everyone. The HTTP routes
+either (no outside help), and neither does anyone logged out (else a player could read it
+by logging out in another window); once it is over both are open to everyone. The HTTP routes
 (app.http.chat) refuse with these reasons; the game socket (app.realtime.hub) sends a new
 message only to the sockets that may read it.
 """
@@ -31,6 +32,8 @@ def why_not_read(seats: Seats, status: str, user_id: int | None, channel: str) -
         return N_("the players' chat is for the two players (spectators have their own)")
     if channel == "spectators" and player:
         return N_("players do not read the spectators' chat while the game is on")
+    if channel == "spectators" and user_id is None:
+        return N_("log in to read the spectators' chat while the game is on")
     return None
 
 
