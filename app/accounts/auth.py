@@ -38,14 +38,14 @@ class Accounts:
         # bounds the memory and CPU the password checks of this process take at once
         self.hashing = hashing or security.PasswordHashing()
 
-    def register(self, username: str, password: str, email: str | None) -> User:
+    def register(self, username: str, password: str, email: str | None, language: str | None = None) -> User:
         problem = username_problem(username) if isinstance(username, str) else N_("a username is text")
         if problem:
             raise ApiError(422, problem, "invalid_username")
         checked_new_password(password)
         if email is not None:
             email = checked_email(email)
-        user = User(username=username, username_key=username_key(username), email=email,
+        user = User(username=username, username_key=username_key(username), email=email, language=language,
                     password_hash=self.hashing.hash(password), created_at=utcnow())
         with self.db.write_session() as s:
             if s.execute(select(User.id).where(User.username_key == username_key(username))).first():

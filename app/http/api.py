@@ -16,6 +16,7 @@ from ..guard.names import username_key
 from ..i18n import N_
 from ..models import User
 from . import limits, refusals
+from .language import language_at_registration
 from .mailconfirm import send_verification
 from .playbyturn import create_game_clock, rematch_clock
 from .schemas import ActionIn, CreateGameIn, JoinIn, LoginIn, RegisterIn, TokenIn, UndoIn
@@ -29,7 +30,7 @@ def service(request: Request) -> GameService:
 
 def _user_out(u: User) -> dict:
     return {"id": u.id, "username": u.username, "email": u.email, "is_admin": u.is_admin,
-            "bot": u.kind == "bot"}
+            "bot": u.kind == "bot", "language": u.language}
 
 
 def _set_session(request: Request, response: Response, accounts: Accounts, token: str) -> str:
@@ -49,7 +50,8 @@ def register(body: RegisterIn, request: Request, response: Response):
     """Create an account and log it in (sets the session cookie, returns a token)."""
     limits.per_address(request, "register")
     accounts = get_accounts(request)
-    user = accounts.register(body.username, body.password, body.email)
+    language = language_at_registration(request, body.language)
+    user = accounts.register(body.username, body.password, body.email, language)
     if user.email:  # confirm the address now, not only when the player finds the settings
         with request.app.state.db.write() as conn:
             send_verification(request, conn, user.id, user.email)

@@ -13,7 +13,7 @@ from sqlalchemy import update
 
 from ..accounts.auth import optional_user_checked
 from ..core.errors import ApiError
-from ..i18n import COOKIE, LANGUAGES, N_
+from ..i18n import COOKIE, LANGUAGES, N_, from_accept_language, supported
 from ..models import User
 from . import deps
 
@@ -25,14 +25,29 @@ class LanguageIn(BaseModel):
     language: str
 
 
+def checked_language(asked: str) -> str:
+    """A language the site speaks, or 422 unknown_language."""
+    lang = asked.strip().lower()
+    if lang not in LANGUAGES:
+        raise ApiError(422, N_("the site speaks {languages}, not {asked}"), "unknown_language",
+                       {"languages": ", ".join(sorted(LANGUAGES)), "asked": repr(asked[:16])})
+    return lang
+
+
+def language_at_registration(request: Request, asked: str | None) -> str | None:
+    """The language a new account keeps: the one the registration names, else the one
+    its page was read in (the `hd_lang` cookie the page's language menu sets, else the
+    browser's); None (the browser's choice, each time) for a program that says none."""
+    if asked is not None:
+        return checked_language(asked)
+    return supported(request.cookies.get(COOKIE)) or from_accept_language(request.headers.get("accept-language"))
+
+
 @api.post("/language")
 def set_language(body: LanguageIn, request: Request, response: Response,
                  user: User | None = Depends(optional_user_checked)):
     """Choose the language of the pages (and, logged in, of the account's mails)."""
-    lang = body.language.strip().lower()
-    if lang not in LANGUAGES:
-        raise ApiError(422, N_("the site speaks {languages}, not {asked}"), "unknown_language",
-                       {"languages": ", ".join(sorted(LANGUAGES)), "asked": repr(body.language[:16])})
+    lang = checked_language(body.language)
     if user is not None:
         with deps.db(request).write() as conn:
             conn.execute(update(User).where(User.id == user.id).values(language=lang))

@@ -14,6 +14,9 @@ class RegisterIn(Strict):
     username: str = Field(..., examples=["grant"])
     password: str = Field(..., examples=["correct horse battery"])
     email: str | None = None
+    language: str | None = Field(None, max_length=16, description="en, hu or de: the language of the pages and "
+                                 "mails (default: the hd_lang cookie, else Accept-Language, else the browser's "
+                                 "choice each time)")
 
 
 class LoginIn(Strict):
