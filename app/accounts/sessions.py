@@ -3,7 +3,7 @@ from; logging out one of them, or all but the one in use."""
 from __future__ import annotations
 
 import ipaddress
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import or_, select, update
 
@@ -44,7 +44,8 @@ def list_sessions(db: Database, user_id: int, current_id: int | None) -> list[di
              "where": t.last_address or None, "current": t.id == current_id} for t in rows]
 
 
-def last_use(t: AuthToken):
+def last_use(t: AuthToken) -> datetime:
+    """When a session was last used (its start, if never since)."""
     return aware(t.last_used_at or t.created_at)
 
 
