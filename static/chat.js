@@ -43,6 +43,7 @@ export class Chat {
     } catch (e) {
       // a refusal is said in words where the chat is (never as an error banner)
       this.who.textContent = e.status === 403 ? `${e.message[0].toUpperCase()}${e.message.slice(1)}.` : t("The chat could not be loaded; it will be tried again when the connection comes back.");
+      if (e.status === 403 && !this.opts.user) this.who.append(" ", this.loginLink(), ".");
     }
     this.loaded = true;
     const early = this.early; this.early = [];
@@ -53,9 +54,13 @@ export class Chat {
     this.who.replaceChildren(WHO[this.channel]);
     if (!this.opts.user) {
       this.form.hidden = true;
-      const next = location.pathname + location.search;
-      this.who.append(" ", el("a", { href: `/login?next=${encodeURIComponent(next)}`, id: "chat-login" }, t("Log in to chat")), ".");
+      this.who.append(" ", this.loginLink(), ".");
     }
+  }
+
+  loginLink() {
+    const next = location.pathname + location.search;
+    return el("a", { href: `/login?next=${encodeURIComponent(next)}`, id: "chat-login" }, t("Log in to chat"));
   }
 
   // a "chat" message from the game's websocket
