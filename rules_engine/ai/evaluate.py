@@ -108,7 +108,8 @@ class Weights:
 
 
 FULL = Weights()
-#: The expert's: the full evaluation with threats judged by reach.
+#: The expert's: the full evaluation with threats by reach, true battle odds, one siege
+#: first and the Army Maximum endings (docs/ai.md, "The expert's weights").
 EXPERT = Weights(reach=True, lanchester=True, focus=1.0, ending=6.0)
 SIMPLE = Weights(advance=0.0, threat=0.0, capital=0.0, siege=0.0, entrenchment_as_material=True)
 
