@@ -264,6 +264,7 @@ function explain(action, fallback) {
 function notice(text) {
   const n = $("notice");
   n.textContent = text || "";
+  n.title = text || "";
   n.hidden = !text;
   if (text) { clearTimeout(notice._t); notice._t = setTimeout(() => { n.hidden = true; }, 9000); }
 }
