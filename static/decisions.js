@@ -51,10 +51,11 @@ export function forcedAction(state, legal) {
 const REASON_WORDS = { resignation: t("by resignation"), agreement: t("by agreement") };
 const unitTypeName = (type, types) => (PAGE_WORDS.unit_types || {})[type] || (types[type] || { name: type }).name;
 
-// How a result reads: { title: "Union wins" | "Draw", reason: "by resignation" | the engine's words }
+// How a result reads: { title: "Union wins" | "Draw" | "Annulled", reason: "by resignation" | the
+// engine's words }; an annulled game has no result, so it is not called a draw
 export function resultWords(result) {
   const r = result || {};
-  const title = r.winner ? t("{side} wins", { side: SIDE_NAME[r.winner] }) : t("Draw");
+  const title = r.annulled ? t("Annulled") : r.winner ? t("{side} wins", { side: SIDE_NAME[r.winner] }) : t("Draw");
   return { title, reason: REASON_WORDS[r.reason] || (r.reason ? t(r.reason) : "") };
 }
 

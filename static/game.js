@@ -468,7 +468,8 @@ function promptText() {
   if (game.status === "open") return isPlayer() ? P.open_mine : P.open_theirs;
   if (game.status === "finished" || s.phase === "over" || game.result) {
     const r = game.result || s.result || {};
-    return say(P.over, { winner_wins: r.winner ? say(P.winner_wins, { winner: sideName(r.winner) }) : P.drawn,
+    const outcome = r.annulled ? P.annulled : r.winner ? say(P.winner_wins, { winner: sideName(r.winner) }) : P.drawn;
+    return say(P.over, { winner_wins: outcome,
                          reason_note: r.reason ? say(P.reason_note, { reason: resultWords(r).reason }) : "" });
   }
   if (game.status === "aborted") return P.aborted;

@@ -193,7 +193,7 @@ function renderStatus(s, e) {
     el("span", { class: `side-${s.side}` }, statusWords("player_turn", { side: sideName(s.side) })), ` · ${phaseName(s.phase)}`,
     s.phase === "movement" ? ` · ${statusWords(s.marches === 1 ? "marches_left" : "marches_left_plural", { marches: s.marches })}` : "",
     s.battle ? ` · ${statusWords("battle_round", { box: describer.box(s.battle.box), round: s.battle.round })}` : "",
-    s.result ? ` · ${s.result.winner ? statusWords("wins", { winner: sideName(s.result.winner) }) : statusWords("drawn")}` : "");
+    s.result ? ` · ${s.result.annulled ? statusWords("annulled") : s.result.winner ? statusWords("wins", { winner: sideName(s.result.winner) }) : statusWords("drawn")}` : "");
   const track = $("track");
   if (!track.childElementCount) for (const when of WORDS.calendar) track.append(el("li", { "data-turn": when.turn, title: `${statusWords("turn_info", when)}: ${when.label}` }, ""));
   for (const li of track.children) { li.classList.toggle("now", +li.dataset.turn === s.turn); li.classList.toggle("past", +li.dataset.turn < s.turn); }

@@ -167,7 +167,7 @@ def outbox_page(request: Request):
         return render(request, "error.html", status=403, message=N_("Administrators only."))
     with deps.db(request).read() as conn:
         return render(request, "notifications_outbox.html", counts=outbox_counts(conn),
-                      open_rows=outbox_rows(conn, "pending,sending,failed"),
+                      open_rows=outbox_rows(conn, "held,pending,sending,failed"),
                       sent_rows=outbox_rows(conn, "sent,cancelled", 50))
 
 

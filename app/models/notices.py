@@ -40,7 +40,7 @@ class OutboxMessage(Base):
     subject: Mapped[str] = mapped_column(String(300))
     body: Mapped[str] = mapped_column(Text)
     payload: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
-    status: Mapped[str] = mapped_column(String(10), index=True)  # pending | sending | sent | failed | cancelled
+    status: Mapped[str] = mapped_column(String(10), index=True)  # held | pending | sending | sent | failed | cancelled
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

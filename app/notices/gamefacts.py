@@ -53,7 +53,9 @@ def game_turn(conn: Any, game_id: str, scenario_id: str, pending: Iterable[dict]
 
 def deadline_fact(view: dict | None, status: str, side: str | None, zone: str | None,
                   lang: str | None = None) -> dict:
-    """{"state": over | none | paused | yours | theirs | waiting, "when": text or None}."""
+    """{"state": over | none | paused | yours | theirs | side | waiting, "when": text or None}:
+    "side" for a reader who plays neither side (an administrator told of a dispute), with
+    the side whose time runs."""
     if status in ("finished", "aborted"):
         return {"state": "over", "when": None}
     if view is None or not view.get("days_per_move"):
@@ -62,6 +64,8 @@ def deadline_fact(view: dict | None, status: str, side: str | None, zone: str | 
         return {"state": "paused", "when": None}
     if view.get("deadline") and view.get("side"):
         when = local_when(datetime.fromisoformat(view["deadline"]), zone, lang)
+        if side is None:
+            return {"state": "side", "when": when, "side": words_data(translator(lang).lang)["sides"][view["side"]]}
         return {"state": "yours" if view["side"] == side else "theirs", "when": when}
     return {"state": "waiting", "when": None, "days": view["days_per_move"]}
 

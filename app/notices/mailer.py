@@ -35,7 +35,7 @@ from ..playbyturn.deadlines import Deadlines
 from ..store import events as store
 from .digest import digest_tick
 from .mutes import is_muted
-from .outbox import T_HOOKS, T_OUTBOX, T_PREFS, T_USERS, WAITING_KINDS, Notices
+from .outbox import HELD_RECHECK_SECONDS, T_HOOKS, T_OUTBOX, T_PREFS, T_USERS, WAITING_KINDS, Notices
 from .signing import signed_headers
 
 log = logging.getLogger("app.mailer")
@@ -100,6 +100,7 @@ class Worker:
                 except Exception:
                     log.exception("timer job %s failed", job.__name__)
         if self.send_enabled:
+            self.release_held()
             n += self.deliver_due()
         return n
 
@@ -115,6 +116,26 @@ class Worker:
         return digest_tick(self.db, self.deadlines) if self.deadlines is not None else 0
 
     # ---------------------------------------------------------------- delivery
+    def release_held(self, limit: int = 200) -> None:
+        """Mail and calls held while their reader had the game open (app.notices.outbox):
+        dropped once the reader answered; looked at again later while they still have it
+        open; else, the reader has left without answering, sent after the mail delay."""
+        now = self.clock.now()
+        c = T_OUTBOX.c
+        with self.db.write() as conn:
+            rows = conn.execute(select(c.id, c.user_id, c.game_id, c.game_seq)
+                                .where(c.status == "held", c.next_attempt_at <= now).order_by(c.id).limit(limit)).all()
+            for r in rows:
+                if r.game_seq is not None and store.answered_after(conn, r.game_id, r.user_id, r.game_seq):
+                    values: dict = dict(status="cancelled", last_error="the player answered before the notice went out")
+                elif self.notices.watching(conn, r.user_id, r.game_id):
+                    values = dict(next_attempt_at=now + timedelta(seconds=HELD_RECHECK_SECONDS))
+                else:
+                    values = dict(status="pending", next_attempt_at=now + timedelta(
+                        seconds=self.notices.mail_delay_seconds))
+                conn.execute(update(T_OUTBOX).where(c.id == r.id, c.status == "held").values(**values))
+            conn.commit()
+
     def deliver_due(self, limit: int = 50) -> int:
         now = self.clock.now()
         with self.db.write() as conn:

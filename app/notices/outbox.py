@@ -36,6 +36,10 @@ MAIL_MODES = ("turn", "digest", "never")
 # notices that say "the game waits for you": the mail is dropped if the player has
 # already answered by the time the worker gets to it
 WAITING_KINDS = ("turn", "battle", "choice", "reminder")
+# such a notice to a player who has the game open is "held": the page shows it, and the
+# worker looks again this often; once the player has left without answering, it goes out
+# after the mail delay (app.notices.mailer)
+HELD_RECHECK_SECONDS = 60.0
 # in English; each mail says its subject in its reader's language
 SUBJECTS = {
     "turn": N_("Your turn"), "battle": N_("A battle decision waits for you"), "choice": N_("Retreat or reinforce?"),
@@ -46,6 +50,10 @@ SUBJECTS = {
     "verify": N_("Confirm your email address"), "password_reset": N_("Reset your password"),
     "digest": N_("Games waiting for you"), "test": N_("Test notice"),
     "vacation": N_("Your opponent is on vacation"),
+    "admin_rewind": N_("An administrator rewound the game"),
+    "admin_adjudicate": N_("An administrator decided the game's result"),
+    "admin_annul": N_("An administrator annulled the game"),
+    "dispute_opened": N_("A dispute was opened"), "dispute_dismissed": N_("A dispute was dismissed"),
 }
 # a notice's text: as written, or said in the recipient's language (a function of it)
 NoticeText = str | Callable[[str], str]
@@ -124,8 +132,10 @@ class Notices:
 
     def queue_email(self, conn: Any, user_id: int, address: str, kind: str, subject: str, body: str,
                     game_id: str | None = None, seq: int | None = None, dedupe: str | None = None,
-                    delay: float = 0.0, unsubscribe: bool = True, html: str | None = None) -> None:
-        """One mail in the outbox: `body` its text part, `html` (if any) its HTML part."""
+                    delay: float = 0.0, unsubscribe: bool = True, html: str | None = None,
+                    status: str = "pending") -> None:
+        """One mail in the outbox: `body` its text part, `html` (if any) its HTML part;
+        `status` "held" while its reader has the game open."""
         now = self.clock.now()
         headers = {}
         if unsubscribe:
@@ -134,8 +144,7 @@ class Notices:
         conn.execute(insert(T_OUTBOX), dict(
             channel="email", user_id=user_id, game_id=game_id, game_seq=seq, kind=kind, recipient=address,
             subject=f"[{self.site_name}] {subject}", body=body, payload={"headers": headers, "html": html},
-            status="pending",
-            attempts=0, next_attempt_at=now + timedelta(seconds=delay), created_at=now, dedupe=dedupe))
+            status=status, attempts=0, next_attempt_at=now + timedelta(seconds=delay), created_at=now, dedupe=dedupe))
 
     def webhook_body(self, hook: Any, kind: str, line: str, game_id: str | None = None,
                      side: str | None = None) -> dict:
@@ -148,13 +157,13 @@ class Notices:
                 "event": {"game": game_id, "kind": kind, "side": side, "deadline": None, "link": link}}
 
     def queue_webhook(self, conn: Any, user_id: int, hook: Any, kind: str, subject: str, text: str,
-                      game_id: str | None, seq: int | None, delay: float = 0.0) -> None:
+                      game_id: str | None, seq: int | None, delay: float = 0.0, status: str = "pending") -> None:
         line = text.strip().splitlines()[0] if text.strip() else kind
         payload = self.webhook_body(hook, kind, line, game_id, seat_of(conn, game_id, user_id))
         now = self.clock.now()
         conn.execute(insert(T_OUTBOX), dict(
             channel="webhook", user_id=user_id, game_id=game_id, game_seq=seq, kind=kind, recipient=hook.url,
-            subject=subject, body=text, payload=payload, status="pending", attempts=0,
+            subject=subject, body=text, payload=payload, status=status, attempts=0,
             next_attempt_at=now + timedelta(seconds=delay), created_at=now, dedupe=None))
 
     def subject(self, kind: str, game_id: str | None, lang: str | None, subject: str | None = None) -> str:
@@ -169,7 +178,8 @@ class Notices:
         """Queue an in-site notice and the outbox rows (mail, webhook) for each user, on
         `conn` (a SQLAlchemy Connection or Session): they commit or roll back with the
         caller's transaction. A player who has the game open gets the notice only (the
-        page shows it). `text` may be a function of a language: each recipient's notice,
+        page shows it); a "the game waits for you" mail or call is held for them until
+        they leave without answering. `text` may be a function of a language: each recipient's notice,
         mail and webhook text is then in their account's language. `pending`,
         `current`: the events being appended with it and the games row's new values
         (app.notices.gamefacts).
@@ -182,22 +192,25 @@ class Notices:
             said = text(lang) if callable(text) else text
             conn.execute(insert(T_NOTICES), dict(user_id=uid, game_id=game_id, kind=kind, text=said, seq=seq,
                                                  created_at=self.clock.now(), read_at=None))
-            # a muted game, or one the player is looking at: the notice above, but no mail
-            # and no webhook call
-            quiet = not mail or is_muted(conn, uid, game_id) or self.watching(conn, uid, game_id)
+            # a muted game: the notice above, but no mail and no webhook call; nor for one
+            # the player is looking at, unless it waits for them (held until they leave)
+            watched = self.watching(conn, uid, game_id)
+            quiet = not mail or is_muted(conn, uid, game_id) or (watched and kind not in WAITING_KINDS)
             p = {} if quiet else prefs(conn, uid)
             if not p:
                 continue
             subj = self.subject(kind, game_id, lang, subject)
-            delay = self.mail_delay_seconds if kind in WAITING_KINDS else 0.0
+            delay = HELD_RECHECK_SECONDS if watched else self.mail_delay_seconds if kind in WAITING_KINDS else 0.0
+            status = "held" if watched else "pending"
             if p["verified"] and p["mode"] == "turn":
                 facts = (game_facts(conn, game_id, uid, self.clocks, p["time_zone"], pending, current, lang)
                          if game_id else None)
                 body, html = self.mail_bodies(said, uid, game_id, facts, lang)
-                self.queue_email(conn, uid, p["email"], kind, subj, body, game_id, seq, delay=delay, html=html)
+                self.queue_email(conn, uid, p["email"], kind, subj, body, game_id, seq, delay=delay, html=html,
+                                 status=status)
             h = p["hook"]
             if h is not None and h.enabled:
-                self.queue_webhook(conn, uid, h, kind, subj, said, game_id, seq, delay)
+                self.queue_webhook(conn, uid, h, kind, subj, said, game_id, seq, delay, status)
         return n
 
 

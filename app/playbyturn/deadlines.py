@@ -203,9 +203,12 @@ class Deadlines:
         result = {"winner": me, "reason": reason, "on_time": True}
         text = f"{user.username} ({SIDE[me]}) claims the win on time: the {SIDE[late]} player did not move in time."
         entry = svc.state(s, game)
-        # the late player hears it (the hook leaves timeout results to us); same transaction
+        # the late player hears it (the hook leaves timeout results to us); same transaction,
+        # written before the games row is finished, so its mail is told the game is over
+        # (no deadline in it)
         self.notices.notify(s, [row.user_id], "lost_on_time", game.id,
-                            said.lost_on_time(game.id, user.username, me, late))
+                            said.lost_on_time(game.id, user.username, me, late),
+                            current={"status": "finished", "result": result})
         return self._end_on_time(svc, s, game, entry, user, me, ("server", "timeout", me, {
             "side": late, "winner": me, "days": row.days, "by": user.username, "text": text}), "finished", result)
 

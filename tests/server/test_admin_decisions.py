@@ -86,12 +86,15 @@ def test_one_mail_per_player_per_decision_and_no_second_annulment(srv, smtp, clo
     gid = by_turn_match(srv.base, a, b, days=3)
     addrs = [a.email, b.email]
     smtp.box.wait(a.email, 1)  # "your turn"
+    assert b.http.post("/api/language", json={"language": "de"}).status_code == 200
     counts = _counts(smtp, addrs)
     r = admin.http.post(f"/api/admin/games/{gid}/adjudicate", json={"winner": "union", "reason": "agreed by both"})
     assert r.status_code == 200, r.text
     got = _mails_settle(smtp, addrs, counts, 1)
     for m in got.values():
-        assert "adjudicated" in body(m[0]) and "agreed by both" in body(m[0])
+        assert "agreed by both" in body(m[0])
+    assert "adjudicated" in body(got[a.email][0]) and "decided the game's result" in got[a.email][0]["Subject"]
+    assert "Ergebnis" in got[b.email][0]["Subject"]   # the subject in the reader's language too
     counts = _counts(smtp, addrs)
     r = admin.http.post(f"/api/admin/games/{gid}/annul", json={"reason": "played by one person"})
     assert r.status_code == 200, r.text
@@ -106,10 +109,30 @@ def test_one_mail_per_player_per_decision_and_no_second_annulment(srv, smtp, clo
     assert r.status_code == 409 and r.json()["code"] == "game_over"
     g = a.game(gid)
     assert g["seq"] == seq and g["result"]["annulled"] is True
+    # an annulled game has no result: the lists do not call it a draw
+    listed = a.http.get(f"/players/{a.username}").text
+    assert "Annulled" in listed and "Draw" not in listed
     audit = admin.http.get(f"/api/admin/audit?game_id={gid}").json()["actions"]
     assert [x["action"] for x in audit] == ["annul", "adjudicate"]
     time.sleep(0.5)
     assert _counts(smtp, addrs) == {x: counts[x] + 1 for x in addrs}
+
+
+def test_an_administrators_copy_of_a_dispute_says_whose_time_runs(srv, smtp, clock):
+    admin = verified_player(srv.base, smtp)
+    make_admin(srv.url, admin.user_id)
+    a, b = verified_player(srv.base, smtp), verified_player(srv.base, smtp)
+    gid = by_turn_match(srv.base, a, b, days=3)
+    smtp.box.wait(a.email, 1)  # "your turn" to the Union (a)
+    addrs = [admin.email, a.email]
+    counts = _counts(smtp, addrs)
+    r = b.http.post(f"/api/games/{gid}/disputes", json={"seq": 1, "text": "the setup looks wrong"})
+    assert r.status_code == 201, r.text
+    got = _mails_settle(smtp, addrs, counts, 1)
+    mail, players = body(got[admin.email][0]), body(got[a.email][0])
+    assert "dispute was opened" in got[admin.email][0]["Subject"] and "the setup looks wrong" in mail
+    assert "The Union player's time runs out" in mail and "Your opponent" not in mail and "You play" not in mail
+    assert "Your time runs out" in players   # the player's copy speaks to the player
 
 
 def test_an_aborted_game_cannot_be_adjudicated(srv, smtp, clock):

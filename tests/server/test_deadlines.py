@@ -57,6 +57,7 @@ def test_reminder_time_up_and_claim_on_time(srv, smtp, clock):
     assert g["status"] == "finished" and g["result"]["on_time"] is True
     lost = smtp.box.wait(a.email, 4)[-1]
     assert "lost on time" in body(lost)
+    assert "runs out" not in body(lost) and "day per move" not in body(lost)   # the game is over: no deadline
     ev = a.http.get(f"/api/games/{gid}/events").json()["events"]
     assert ev[-1]["type"] == "timeout" and "claims the win on time" in ev[-1]["data"]["text"]
 

@@ -155,6 +155,39 @@ def test_a_by_turn_player_with_the_game_open_gets_no_mail_or_webhook(srv, smtp, 
         hook.close()
 
 
+def test_a_player_who_leaves_without_answering_is_mailed_once_away(srv, smtp, clock):
+    """The turn comes while the player has the game open: no mail while they look at it;
+    once they close it without answering, the mail (and the webhook call) goes out."""
+    a, b = verified_player(srv.base, smtp), verified_player(srv.base, smtp)
+    hook = Receiver()
+    try:
+        assert a.http.put("/api/me/webhook", json={"url": hook.url}).status_code == 200
+        gid = by_turn_match(srv.base, a, b, days=3)
+        smtp.box.wait(a.email, 1)
+        hook.wait(1)
+        rng = random.Random(9)
+        sts = seats(a, b)
+        _play_until_waiting_for(sts, gid, "confederate", rng)
+
+        async def look_then_leave():
+            async with websockets.connect(f"{srv.ws_base}/ws/games/{gid}?token={a.token}") as ws:
+                await asyncio.sleep(0.5)  # subscribed: a is present
+                await asyncio.to_thread(_play_until_waiting_for, sts, gid, "union", rng)
+                clock.advance(90)          # held mail is looked at again: a still has the game open
+                await asyncio.sleep(0.8)
+                await ws.close()
+        asyncio.run(look_then_leave())
+        assert len(smtp.box.to(a.email)) == 1 and len(hook.got) == 1   # nothing while a looked
+        clock.advance(90)                  # a has been away: the turn mail and the call go out
+        [_, turn] = smtp.box.wait(a.email, 2)
+        hook.wait(2)
+        assert gid in turn["Subject"]
+        time.sleep(0.5)
+        assert len(smtp.box.to(a.email)) == 2 and len(hook.got) == 2   # once each
+    finally:
+        hook.close()
+
+
 def test_no_mail_for_a_decision_the_standing_orders_answer_and_the_next_mail_says_what_they_did(srv, smtp, clock):
     from .test_orders import _to_defender_battle
     a, b = verified_player(srv.base, smtp), verified_player(srv.base, smtp)

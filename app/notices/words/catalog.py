@@ -197,6 +197,7 @@ STATUS = {
     "turn_info": "Turn {turn}", "player_turn": "{side} player turn",
     "marches_left": "{marches} march left", "marches_left_plural": "{marches} marches left",
     "battle_round": "battle of {box}, round {round}", "wins": "{winner} wins", "over": "over", "drawn": "a draw",
+    "annulled": "annulled",
 }
 
 
@@ -207,6 +208,7 @@ PROMPTS = {
     "open_theirs": "This game waits for a second player.",
     "over": "Game over. {winner_wins}{reason_note}", "winner_wins": "{winner} wins", "reason_note": ": {reason}",
     "drawn": "A draw",
+    "annulled": "Annulled by an administrator, no result",
     "aborted": "This game was aborted.",
     "waiting": "Waiting for the {side} player{seat_note}: {doing}", "seat_note": " ({username})",
     "pick_target": "Choose the enemy unit that {unit} fires at (Esc to choose another shooter).",
