@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
             return cli_recheck(settings, args.games, args.json)
         return cli_make_admin(settings, args.username, args.revoke)
     if args.cmd == "mail-worker":
-        from .notices.mailer import main_loop
+        from .mailworker import main_loop
         return main_loop(settings)
     if args.cmd == "serve":
         import uvicorn

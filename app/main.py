@@ -61,9 +61,10 @@ from .i18n import N_
 from .notices import waiting
 from .notices.mailer import Worker
 from .notices.outbox import Notices
-from .notices.pipeline import Notifier, side_online
+from .notices.pipeline import Notifier
 from .playbyturn import orders
 from .playbyturn.deadlines import Deadlines
+from .playbyturn.timers import timer_jobs
 from .ratings import ledger as ratings_ledger
 from .realtime import socket, users
 from .realtime.hub import Hub
@@ -114,13 +115,14 @@ def build_services(settings: Settings) -> Services:
                                        ThinkingPool(settings.computer_processes, settings.computer_nice,
                                                     settings.computer_games_per_worker))
     notices_.clocks = deadlines  # deadlines in mails
-    notices_.online = functools.partial(side_online, hub)  # players with the game open get no mail
-    notifier = Notifier(notices_, games, hub, deadline_hook=deadlines.on_append,
-                        unnotified=computer_players.is_computer)
+    notices_.online = hub.side_online  # players with the game open get no mail
+    notifier = Notifier(notices_, games, hub.side_online, deadline_hook=deadlines.on_append,
+                        orders_answer=orders.will_answer, unnotified=computer_players.is_computer)
     games.on_append = _in_order(notifier.on_append, ratings_ledger.on_append)  # ratings: when rated games end
     games.automate = orders.automate  # forced moves in by-turn games
     hub.users.badge = functools.partial(waiting.badge, db)  # pushed to the user sockets
-    worker = Worker(db, settings, clock, notices_, deadlines, games=games, send=settings.mail_worker, timers=True)
+    worker = Worker(db, settings, clock, notices_, deadlines, send=settings.mail_worker,
+                    timers=timer_jobs(db, clock, deadlines, games, float(settings.orders_grace_minutes) * 60))
     return Services(settings, db, clock, notices_, games, hub, make_accounts(db, settings),
                     deadlines, worker, integrity.PeriodicCheck(db, settings.integrity_check_seconds),
                     RateLimiter(parse_limits(settings.rate_limits)), computer_players, Analyses(computer_players))

@@ -22,7 +22,7 @@ from collections import OrderedDict
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import Response
 from sqlalchemy import or_, select
 
 import rules_engine
@@ -41,9 +41,9 @@ from rules_engine.verify import state_sha256, verify_record
 from ..accounts.auth import optional_user
 from ..core.clock import iso
 from ..core.errors import ApiError, not_found
+from ..games.board import client_map
 from ..games.records import state_delta
 from ..games.service import GameService
-from ..http.pages import client_map, render
 from ..i18n import N_
 from ..models import User, table, utcnow
 from ..store.events import T_GAMES, load_game, stored_events
@@ -327,33 +327,3 @@ def player_dice(username: str, request: Request):
                 if d.get("type") == "roll" and d.get("side") in sides:
                     _add(acc, d)
     return {"username": row.username, "games": games, "dice": _finish(acc)}
-
-
-# ----------------------------------------------------------------------------- pages
-def _boot(request: Request, **extra) -> dict:
-    from rules_engine.data import pieces
-
-    user = optional_user(request)
-    return {"map": client_map(), "types": pieces()["types"],
-            "user": {"id": user.id, "username": user.username, "is_admin": bool(user.is_admin)} if user else None,
-            **extra}
-
-
-@router.get("/games/{game_id}/replay", response_class=HTMLResponse, include_in_schema=False)
-def replay_page(game_id: str, request: Request, seq: int | None = None):
-    user = optional_user(request)
-    svc: GameService = request.app.state.games
-    with svc.db.read() as s:
-        game = load_game(s, game_id, hot=True)
-    if game is None:
-        return render(request, "error.html", status=404, message=N_("There is no such game."))
-    if not may_replay(game, user):
-        return render(request, "error.html", status=403,
-                      message=N_("This game is being played: only its players (and administrators) may replay it "
-                                 "before it ends."))
-    return render(request, "replay.html", boot=_boot(request, game_id=game_id, seq=seq), game_id=game_id)
-
-
-@router.get("/replay", response_class=HTMLResponse, include_in_schema=False)
-def replay_file_page(request: Request):
-    return render(request, "replay.html", boot=_boot(request, game_id=None, seq=None), game_id=None)

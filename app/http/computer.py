@@ -10,7 +10,6 @@ from ..computer.analysis import Analyses
 from ..computer.players import ComputerPlayers
 from ..computer.takeover import take_over
 from ..models import User
-from ..notices.pipeline import side_online
 from . import limits
 from .schemas import TakeoverIn
 
@@ -34,7 +33,7 @@ def computer_takeover(game_id: str, request: Request, body: TakeoverIn = Body(de
     """Give the seat of an opponent who left (time up, or idle in a live game) to the computer."""
     state = request.app.state
     return take_over(computer(request), state.deadlines, user, game_id, body.level,
-                     state.settings.live_abandon_minutes, here=lambda gid, side: side_online(state.hub, gid, side))
+                     state.settings.live_abandon_minutes, here=state.hub.side_online)
 
 
 @router.get("/games/{game_id}/analysis")

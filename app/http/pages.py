@@ -21,17 +21,20 @@ import rules_engine
 from rules_engine.data import pieces
 from rules_engine.map import load_scenario
 
-from ..accounts.auth import get_accounts
+from ..accounts.auth import get_accounts, optional_user
 from ..accounts.sessions import list_sessions
+from ..admin.replay import may_replay
 from ..bots.challenges import Challenges
 from ..computer.levels import level_choices
 from ..core.clock import aware
+from ..games.board import client_map
 from ..guard.names import safe_next
 from ..i18n import LANGUAGES, N_, Translator, client_words, translator
 from ..i18n.catalogs import fill
 from ..notices.outbox import T_PREFS
 from ..notices.readertime import short_when, time_zone_names
 from ..notices.words import words_data
+from ..store.events import load_game
 from .assets import Manifest
 from .refusals import language_of
 
@@ -77,19 +80,6 @@ STATUS_NAMES = {"open": N_("waiting for an opponent"), "active": N_("in play"), 
 
 
 # ---------------------------------------------------------------------------- data
-@functools.cache
-def client_map(engine: int = rules_engine.ENGINE_VERSION) -> dict:
-    """The map of an engine version as the browser draws it (no notes or aliases: fewer
-    bytes). A game is drawn on the map of the engine version it was made with."""
-    m = rules_engine.load_map(engine).to_json()
-    boxes = [{"id": b["id"], "name": b["name"], "state": b["state"], "x": b["x"], "y": b["y"],
-              "color": b["color"], "shields": b["shields"], "port": b["port"], "fort": b["fort"],
-              "rc": b["recruitment_city"]} for b in m["boxes"]]
-    lines = [{"a": ln["a"], "b": ln["b"], "kind": ln["kind"], "river": ln["river"],
-              "downstream": ln["downstream"], "river_side": ln["river_side"]} for ln in m["lines"]]
-    return {"boxes": boxes, "lines": lines, "viewport": m["viewport"]}
-
-
 @functools.lru_cache(maxsize=1)
 def catalog() -> list[dict]:
     return rules_engine.options_catalog()
@@ -236,3 +226,31 @@ def game_page(request: Request, game_id: str, invite: str | None = None):
     return render(request, "game.html", game=game, boot=boot,
                   gone_after_min=request.app.state.settings.live_abandon_minutes)
 
+
+
+# ----------------------------------------------------------------------------- replays
+def _replay_boot(request: Request, **extra) -> dict:
+    user = optional_user(request)
+    return {"map": client_map(), "types": pieces()["types"],
+            "user": {"id": user.id, "username": user.username, "is_admin": bool(user.is_admin)} if user else None,
+            **extra}
+
+
+@router.get("/games/{game_id}/replay", response_class=HTMLResponse)
+def replay_page(game_id: str, request: Request, seq: int | None = None):
+    user = optional_user(request)
+    svc = request.app.state.games
+    with svc.db.read() as s:
+        game = load_game(s, game_id, hot=True)
+    if game is None:
+        return render(request, "error.html", status=404, message=N_("There is no such game."))
+    if not may_replay(game, user):
+        return render(request, "error.html", status=403,
+                      message=N_("This game is being played: only its players (and administrators) may replay it "
+                                 "before it ends."))
+    return render(request, "replay.html", boot=_replay_boot(request, game_id=game_id, seq=seq), game_id=game_id)
+
+
+@router.get("/replay", response_class=HTMLResponse)
+def replay_file_page(request: Request):
+    return render(request, "replay.html", boot=_replay_boot(request, game_id=None, seq=None), game_id=None)

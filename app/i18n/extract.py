@@ -4,10 +4,14 @@ Three kinds of source: `_()`/`ngettext()` calls in Python and Jinja templates (a
 rules engine's refusal reasons, `because()`), the page scripts' `t()`/`tn()` calls (the
 `client` domain) and the game's words, which are
 data (app.notices.words.catalog and the rules engine's names), not calls: the
-`extract_words` method below reads them from the running code so no sentence is listed twice.
+`extract_words` method below reads the catalogue's tables from its source (they are
+literals; the site's languages sit below the notices that use them, so this package does
+not import them) and the rules engine's names from the engine, so no sentence is listed
+twice.
 """
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -36,15 +40,33 @@ KEYWORDS: dict[str, dict[str, Any]] = {
 }
 
 
-def game_words() -> Iterator[tuple[str, str]]:
-    """(text, where it comes from) for each sentence and name of the game's words."""
+# the tables of app/notices/words/catalog.py that hold words a reader sees
+WORD_TABLES = ("SIDES", "EVENTS", "PARTS", "PHASES", "STATUS", "PROMPTS", "CHOICES", "NOTICES", "MODES", "WAYS")
+
+
+def literal_tables(source: str, names: tuple[str, ...]) -> dict[str, Any]:
+    """The module-level assignments `NAME = <literal>` of a Python source, by name."""
+    found = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id in names:
+            found[node.targets[0].id] = ast.literal_eval(node.value)
+    missing = set(names) - set(found)
+    if missing:
+        raise ValueError(f"the words catalogue has no literal table {', '.join(sorted(missing))}")
+    return found
+
+
+def game_words(catalog_source: str) -> Iterator[tuple[str, str]]:
+    """(text, where it comes from) for each sentence and name of the game's words:
+    the tables of the words catalogue (its source), the engine's names."""
     import rules_engine
     from rules_engine.data import pieces
     from rules_engine.map import load_scenario
 
-    from ..notices.words import catalog
-    for name in ("SIDES", "EVENTS", "PARTS", "PHASES", "STATUS", "PROMPTS", "CHOICES", "NOTICES", "MODES", "WAYS"):
-        for text in strings_in(getattr(catalog, name)):
+    tables = literal_tables(catalog_source, WORD_TABLES)
+    for name in WORD_TABLES:
+        for text in strings_in(tables[name]):
             yield text, name.lower()
     for t in pieces()["types"].values():
         yield t["name"], "unit type"
@@ -71,8 +93,9 @@ def strings_in(value: Any) -> Iterator[str]:
 
 def extract_words(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) -> Iterator[tuple]:
     """A Babel extraction method: the game's words, placed on the line that holds them."""
-    lines = fileobj.read().decode("utf-8").splitlines()
-    for text, origin in game_words():
+    source = fileobj.read().decode("utf-8")
+    lines = source.splitlines()
+    for text, origin in game_words(source):
         start = text[:25]
         lineno = next((n for n, line in enumerate(lines, 1) if start in line), 1)
         yield lineno, None, text, [origin]

@@ -6,27 +6,35 @@ last digest. Muted games are left out."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import and_, or_, select, update
 
 from ..core.clock import aware
 from ..i18n import translator
 from ..models import Game, GameClock, table
-from ..playbyturn.deadlines import Deadlines
 from .gamefacts import game_facts
 from .mailbody import render_mail
 from .mutes import muted_game_ids
-from .outbox import T_NOTICES, T_PREFS, T_USERS, language_of
+from .outbox import T_NOTICES, T_PREFS, T_USERS, Notices, language_of
 from .readertime import digest_due
 from .words import mail as words
 
 T_GAMES, T_CLOCKS = table(Game), table(GameClock)
 
 
-def digest_tick(db: Any, deadlines: Deadlines) -> int:
+class Clocks(Protocol):
+    """The by-turn clocks, as the digest reads them (app.playbyturn.deadlines.Deadlines)."""
+    notices: Notices
+
+    def remaining(self, conn: Any, row: Any, now: datetime | None = None) -> tuple[float, bool]: ...
+
+    def clock_view(self, conn: Any, game_id: str) -> dict | None: ...
+
+
+def digest_tick(db: Any, clock: Any, deadlines: Clocks) -> int:
     """Queue the digests that are due; returns how many."""
-    now = deadlines.clock.now()
+    now = clock.now()
     with db.read() as conn:
         users = conn.execute(select(T_PREFS.c.user_id, T_PREFS.c.last_digest_at, T_PREFS.c.verified_email,
                                     T_PREFS.c.time_zone, T_PREFS.c.digest_hour, T_USERS.c.email, T_USERS.c.username)
@@ -44,7 +52,7 @@ def digest_tick(db: Any, deadlines: Deadlines) -> int:
     return n
 
 
-def _waiting_games(conn: Any, deadlines: Deadlines, user_id: int, now: datetime) -> list[str]:
+def _waiting_games(conn: Any, deadlines: Clocks, user_id: int, now: datetime) -> list[str]:
     """The ids of the games waiting for the user, least time left first (games without
     a clock last; muted games left out)."""
     games = conn.execute(select(T_GAMES.c.id).where(
@@ -61,7 +69,7 @@ def _waiting_games(conn: Any, deadlines: Deadlines, user_id: int, now: datetime)
     return [gid for _, gid in waiting]
 
 
-def _entries(conn: Any, deadlines: Deadlines, u: Any, game_ids: list[str], notes: list[Any],
+def _entries(conn: Any, deadlines: Clocks, u: Any, game_ids: list[str], notes: list[Any],
              lang: str) -> list[dict]:
     """One entry per game: its link, its facts for this reader and its news."""
     out = []
@@ -72,7 +80,7 @@ def _entries(conn: Any, deadlines: Deadlines, u: Any, game_ids: list[str], notes
     return out
 
 
-def _digest_bodies(conn: Any, deadlines: Deadlines, u: Any, waiting: list[str], notes: list[Any],
+def _digest_bodies(conn: Any, deadlines: Clocks, u: Any, waiting: list[str], notes: list[Any],
                    lang: str) -> tuple[str, str]:
     """The digest mail (text and HTML) from templates/mail/digest.*, in the reader's language."""
     others = list(dict.fromkeys(n.game_id for n in notes if n.game_id and n.game_id not in waiting))
@@ -91,7 +99,7 @@ def _claim(conn: Any, u: Any, now: datetime) -> bool:
     return r.rowcount == 1
 
 
-def _digest_for(conn: Any, deadlines: Deadlines, u: Any, since: datetime | None, now: datetime) -> int:
+def _digest_for(conn: Any, deadlines: Clocks, u: Any, since: datetime | None, now: datetime) -> int:
     """One user's digest in one transaction; 1 if a mail was queued."""
     since = since or now - timedelta(days=1)
     q = select(T_NOTICES).where(T_NOTICES.c.user_id == u.user_id, T_NOTICES.c.created_at > since) \

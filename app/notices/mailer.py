@@ -1,5 +1,7 @@
 """The outbox worker: delivers email (SMTP) and webhook calls written by app.notices.outbox,
-and runs the play-by-turn timers (reminders, time-up notices, standing orders, digests).
+and runs the timer jobs it is given (the play-by-turn timers: reminders, time-up notices,
+standing orders, digests; app.main hands them in, so this package does not depend on
+app.playbyturn).
 
 Delivery, per outbox row:
   1. claim: UPDATE outbox SET status='sending' WHERE id=? AND status='pending' (and the
@@ -21,6 +23,7 @@ import asyncio
 import logging
 import smtplib
 import ssl
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import formatdate
@@ -30,10 +33,7 @@ from sqlalchemy import select, update
 
 from ..core.clock import Clock
 from ..guard.outbound import DeliveryFailed, RefusedDestination, json_bytes, post_body
-from ..playbyturn import orders
-from ..playbyturn.deadlines import Deadlines
 from ..store import events as store
-from .digest import digest_tick
 from .mutes import is_muted
 from .outbox import HELD_RECHECK_SECONDS, T_HOOKS, T_OUTBOX, T_PREFS, T_USERS, WAITING_KINDS, Notices
 from .signing import signed_headers
@@ -47,19 +47,19 @@ class Permanent(Exception):
 
 
 class Worker:
-    def __init__(self, db: Any, settings: Any, clock: Clock, notices: Notices, deadlines: Deadlines | None = None,
-                 games: Any = None, send: bool = True, timers: bool = True):
+    """`timers`: jobs run at each tick (each returns how much it did); `clocks`: what
+    reads a game's clock (`clock_view(conn, game_id)`: the deadline in a webhook's
+    event), app.playbyturn.deadlines.Deadlines."""
+
+    def __init__(self, db: Any, settings: Any, clock: Clock, notices: Notices, clocks: Any,
+                 timers: Sequence[Callable[[], int]] = (), send: bool = True):
         self.db = db
         self.settings = settings
         self.clock = clock
         self.notices = notices
-        self.deadlines = deadlines  # the by-turn timers (app process only)
-        # reading clocks (the deadline in a webhook's event) works in any process
-        self.clocks = deadlines or Deadlines(clock, notices, int(settings.vacation_days_per_year),
-                                             float(settings.reminder_hours))
-        self.games = games          # a GameService: standing orders need it (app process only)
+        self.clocks = clocks
+        self.timers = tuple(timers)
         self.send_enabled = send
-        self.timers_enabled = timers
         self.interval = float(settings.mail_poll_seconds)
         self._task: asyncio.Task | None = None
         self._stop = asyncio.Event()
@@ -93,27 +93,15 @@ class Worker:
 
     def tick(self) -> int:
         n = 0
-        if self.timers_enabled:
-            for job in (self._deadlines, self._orders, self._digests):
-                try:
-                    n += job()
-                except Exception:
-                    log.exception("timer job %s failed", job.__name__)
+        for job in self.timers:
+            try:
+                n += job()
+            except Exception:
+                log.exception("timer job %s failed", getattr(job, "__name__", job))
         if self.send_enabled:
             self.release_held()
             n += self.deliver_due()
         return n
-
-    def _deadlines(self) -> int:
-        return self.deadlines.tick(self.db) if self.deadlines is not None else 0
-
-    def _orders(self) -> int:
-        if self.games is None:
-            return 0
-        return orders.tick(self.games, self.clock, float(self.settings.orders_grace_minutes) * 60)
-
-    def _digests(self) -> int:
-        return digest_tick(self.db, self.deadlines) if self.deadlines is not None else 0
 
     # ---------------------------------------------------------------- delivery
     def release_held(self, limit: int = 200) -> None:
@@ -342,31 +330,3 @@ def retry_plan(attempts: int, first_delay: float, max_attempts: int, final: bool
     (MAIL_MAX_ATTEMPTS tries made, or a permanent error), and the seconds until the next
     try: MAIL_RETRY_SECONDS after the first, doubling each time, at most an hour."""
     return final or attempts >= max_attempts, min(first_delay * (2 ** (attempts - 1)), 3600.0)
-
-
-# --------------------------------------------------------------------------- command
-
-def main_loop(settings) -> int:
-    """`python -m app mail-worker`: send the outbox (no game timers: the app runs those)."""
-    from ..guard.logs import install as redact_secrets_in_logs
-    from ..store.db import Database
-    redact_secrets_in_logs()
-    db = Database(settings.sqlalchemy_url, pool_size=2)
-    clock = Clock(settings.clock_file)
-    w = Worker(db, settings, clock, Notices.from_settings(settings, clock), send=True, timers=False)
-    log.info("mail worker: SMTP %s:%s, polling every %ss", settings.smtp_host, settings.smtp_port, w.interval)
-
-    async def go():
-        import signal
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            try:
-                loop.add_signal_handler(sig, w.request_stop)
-            except NotImplementedError:
-                pass
-        await w.run()
-    try:
-        asyncio.run(go())
-    finally:
-        db.dispose()
-    return 0

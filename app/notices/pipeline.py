@@ -9,12 +9,9 @@ also start and stop their clocks here (app.playbyturn.deadlines).
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
-from ..playbyturn import orders
-from ..realtime.pg_fanout import PRESENCE_TTL
 from ..store import events as store
 from .outbox import Notices
 from .words import events_in_words, notice_words, words_data
@@ -33,36 +30,25 @@ def since_last_move(conn: Any, game_id: str, user_id: int, upto: int, pending: l
     return events_in_words(evs, lang=lang)
 
 
-def side_online(hub: Any, gid: str, side: str) -> bool:
-    """Whether the player of `side` has the game open (a websocket to it, in this
-    process or, by the presence other processes announce, in another)."""
-    if hub is None:
-        return False
-    try:
-        ch = hub.channels.get(gid)
-        if ch is not None:
-            return side in hub.presence_total(ch).online
-        now = time.monotonic()
-        return any(side in r.sides and now - r.heard < PRESENCE_TTL for r in (hub.remote.get(gid) or {}).values())
-    except Exception:  # read from a worker thread while the loop changes it: be conservative
-        return False
-
-
 class Notifier:
     """GameService.on_append (see the module's doc)."""
 
-    def __init__(self, notices: Notices, games: Any = None, hub: Any = None,
+    def __init__(self, notices: Notices, games: Any = None,
+                 online: Callable[[str, str], bool] = lambda game_id, side: False,
                  deadline_hook: Callable[..., None] | None = None,
+                 orders_answer: Callable[[Any, str, int, Any], bool] = lambda conn, gid, uid, game: False,
                  unnotified: Callable[[int], bool] = lambda user_id: False):
         self.notices = notices
         # accounts nobody reads notices for (the computer players): no rows for them
         self.unnotified = unnotified
         self.games = games
-        self.hub = hub
+        self.online = online  # whether a side's player has the game open (app.realtime's presence)
         self.deadline_hook = deadline_hook  # by-turn clocks: app.playbyturn.deadlines
+        # whether a player's standing orders will answer the decision (app.playbyturn.orders)
+        self.orders_answer = orders_answer
 
     def connected(self, gid: str, side: str) -> bool:
-        return side_online(self.hub, gid, side)
+        return self.online(gid, side)
 
     def _waiting_kind(self, gid: str, side: str) -> str:
         e = self.games.cached_state(gid) if self.games is not None else None
@@ -143,7 +129,7 @@ class Notifier:
 
     def _orders_answer(self, s, gid: str, uid: int) -> bool:
         e = self.games.cached_state(gid) if self.games is not None else None
-        return orders.will_answer(s, gid, uid, e.game if e is not None else None)
+        return self.orders_answer(s, gid, uid, e.game if e is not None else None)
 
     def _notify(self, s, game, targets, kind, head, new, out, mail: bool = True) -> None:
         pending = [e.out() for e in out]

@@ -310,3 +310,16 @@ class Hub(PostgresFanout):
             return self.presence_total(ch).count
         now = time.monotonic()
         return add_up(r for r in (self.remote.get(gid) or {}).values() if now - r.heard < PRESENCE_TTL).count
+
+    def side_online(self, gid: str, side: str) -> bool:
+        """Whether the player of `side` has the game open (a websocket to it, in this
+        process or, by the presence other processes announce, in another): such a player
+        gets no mail (app.notices) and is not replaced by the computer."""
+        try:
+            ch = self.channels.get(gid)
+            if ch is not None:
+                return side in self.presence_total(ch).online
+            now = time.monotonic()
+            return any(side in r.sides and now - r.heard < PRESENCE_TTL for r in (self.remote.get(gid) or {}).values())
+        except Exception:  # read from a worker thread while the loop changes it: be conservative
+            return False
