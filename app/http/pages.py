@@ -23,7 +23,6 @@ from rules_engine.map import load_scenario
 
 from ..accounts.auth import get_accounts, optional_user
 from ..accounts.sessions import list_sessions
-from ..admin.replay import may_replay
 from ..bots.challenges import Challenges
 from ..computer.levels import level_choices
 from ..core.clock import aware
@@ -238,16 +237,11 @@ def _replay_boot(request: Request, **extra) -> dict:
 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
 def replay_page(game_id: str, request: Request, seq: int | None = None):
-    user = optional_user(request)
     svc = request.app.state.games
     with svc.db.read() as s:
         game = load_game(s, game_id, hot=True)
     if game is None:
         return render(request, "error.html", status=404, message=N_("There is no such game."))
-    if not may_replay(game, user):
-        return render(request, "error.html", status=403,
-                      message=N_("This game is being played: only its players (and administrators) may replay it "
-                                 "before it ends."))
     return render(request, "replay.html", boot=_replay_boot(request, game_id=game_id, seq=seq), game_id=game_id)
 
 

@@ -5,7 +5,8 @@
 * the opponent's last decisions are marked on the map (data-last): the boxes and the line
   of a march, the box of a battle;
 * the log steps the board back through the game with the arrow keys, and a move of the
-  opponent meanwhile does not take the view away ("Back to now" shows it);
+  opponent meanwhile does not take the view away ("Back to now" shows it); a watcher
+  looks back the same way;
 * the view (viewBox and the map's place on the screen) stays the same over 20 decisions
   that change the prompt.
 
@@ -229,6 +230,17 @@ def test_looking_back_with_the_keys_while_the_opponent_moves(server, browser):
     assert page.evaluate(UNITS) == _signature(live["state"], boxes)
     assert page.evaluate(UNITS) != now or live["seq"] > live_seq
     assert not page.locator("#past-bar").is_visible()
+
+    # a watcher (logged out) looks back through the game in play the same way
+    watcher_ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    watcher = _page(watcher_ctx, server, gid, errors)
+    watcher.get_by_role("tab", name="Log").click()
+    watcher.locator("#log li.ev").last.wait_for()
+    watcher.locator("body").focus()
+    watcher.keyboard.press("ArrowLeft")
+    watcher.wait_for_function("() => document.body.dataset.pastShown && document.body.dataset.pastShown === document.body.dataset.past")
+    assert watcher.locator("#past-bar").is_visible()
+    watcher_ctx.close()
     assert not errors, errors
     for c in ctxs.values():
         c.close()
