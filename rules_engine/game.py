@@ -62,6 +62,13 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, Ch
         self.units = make_counter_mix(self.options)
         self._garrisons = self._make_garrisons()           # A5.0
         self._make_foreign_units()                         # A8.4
+        self._init_board_indexes()
+        self.scenario = load_scenario(header["scenario"], self.engine_version)
+        self._init_play_state()
+
+    def _init_board_indexes(self) -> None:
+        """The indexes of where the pieces are, kept in step with every move, and the
+        memos of the legal-action lists."""
         self.at = {b: [] for b in self.map.boxes}
         self._on_map = {s: 0 for s in SIDES}
         self._occupied = set()
@@ -82,7 +89,9 @@ class Game(MovementRules, CombatRules, TurnRules, AdvancedRules, LeaderRules, Ch
         self._acts_memo = {}
         for uid, u in self.units.items():
             self._pieces_at.setdefault((u.side, u.type, u.loc), set()).add(uid)
-        self.scenario = load_scenario(header["scenario"], self.engine_version)
+
+    def _init_play_state(self) -> None:
+        """Where the game stands before its setup: Turn 1, the Union's setup."""
         self.turn = 1
         self.side = "union"
         self.phase = "setup"
