@@ -38,6 +38,8 @@ from .games.service import GameService
 from .guard.http import BodyLimit, SecurityHeaders, ServerErrors, security_headers
 from .guard.logs import install as redact_secrets_in_logs
 from .guard.ratelimit import RateLimited, RateLimiter, parse_limits
+from .guard.shared import TableCounts
+from .guard.sockets import OpenSockets
 from .http import (
     api,
     apidocs,
@@ -85,6 +87,7 @@ class Services:
     outbox_worker: Worker
     integrity: integrity.PeriodicCheck
     limiter: RateLimiter
+    open_sockets: OpenSockets
     computer: ComputerPlayers
     analyses: Analyses
 
@@ -99,6 +102,12 @@ def _in_order(*hooks: Callable[..., None]) -> Callable[..., None]:
 def make_accounts(db: Database, settings: Settings) -> Accounts:
     hashing = security.PasswordHashing(settings.password_hash_slots, settings.password_hash_wait_seconds)
     return Accounts(db, settings.secret_key, settings.session_days, hashing)
+
+
+def make_limiter(db: Database, settings: Settings) -> RateLimiter:
+    """The rate limits, counted in the database for all its processes (or each alone)."""
+    shared = TableCounts(db) if settings.rate_limit_store == "database" else None
+    return RateLimiter(parse_limits(settings.rate_limits), shared=shared)
 
 
 def build_services(settings: Settings) -> Services:
@@ -125,7 +134,9 @@ def build_services(settings: Settings) -> Services:
                     timers=timer_jobs(db, clock, deadlines, games, float(settings.orders_grace_minutes) * 60))
     return Services(settings, db, clock, notices_, games, hub, make_accounts(db, settings),
                     deadlines, worker, integrity.PeriodicCheck(db, settings.integrity_check_seconds),
-                    RateLimiter(parse_limits(settings.rate_limits)), computer_players, Analyses(computer_players))
+                    make_limiter(db, settings),
+                    OpenSockets(settings.ws_sockets_per_address, settings.ws_sockets_per_account),
+                    computer_players, Analyses(computer_players))
 
 
 def freeze_startup_objects() -> None:

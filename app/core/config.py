@@ -84,6 +84,14 @@ class Settings(BaseSettings):
     ahd_dev: bool = Field(False, description="development machine: the built-in SECRET_KEY is accepted")
     rate_limits: str = Field("", description="name=events/seconds,... over the defaults of "
                                              "app.guard.ratelimit.DEFAULT_LIMITS")
+    rate_limit_store: str = Field("database", pattern="^(database|process)$",
+                                  description="database: the rate limits count in the site's database and hold "
+                                              "for all its processes together; process: each process counts "
+                                              "alone")
+    ws_sockets_per_address: int = Field(64, ge=1, description="websockets one address may hold open at once "
+                                                               "without logging in (per process)")
+    ws_sockets_per_account: int = Field(32, ge=1, description="websockets one account may hold open at once "
+                                                               "(per process)")
     webhook_allow_hosts: str = Field("", description="comma-separated host names webhooks may reach although "
                                                      "they resolve to private or local addresses")
     max_body_bytes: int = Field(1 << 20, description="largest HTTP request body accepted (413 beyond)")

@@ -4,7 +4,11 @@ Each limit is a number of events in a window of seconds (a sliding window over t
 times of the recent events). A refused attempt says after how many seconds to try
 again (HTTP 429 with Retry-After). Limits are read from the environment as
 ``RATE_LIMITS="login=10/60,register=5/3600"``; unnamed ones keep their defaults.
-State is per process: with several workers each enforces the limit on its own share.
+Each process keeps the exact sliding window of its own events (it refuses at once when
+that is full). With a shared store (app.guard.shared: the site's database) the limits
+hold for all the processes on the database together: an event is counted there too, a
+process taking a limit's events in chunks (CHUNK_SHARE of a large limit) so that most
+events cost no round trip. Per-socket limits stay in the process (a socket lives in one).
 """
 from __future__ import annotations
 
@@ -14,6 +18,9 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+
+from .shared import TableCounts
+from .shared import retry_after as shared_retry_after
 
 #: name -> (events, seconds). Generous enough that two people playing a game never
 #: meet them; tight enough that a script cannot guess passwords or flood a game.
@@ -32,6 +39,12 @@ DEFAULT_LIMITS: dict[str, tuple[int, float]] = {
     "ws_message": (3600, 60.0),       # websocket messages per socket
     "socket": (30, 60.0),             # websockets and bot streams opened per address
 }
+#: limits whose keys mean something in one process only (a socket's number)
+PROCESS_LIMITS = frozenset({"ws_message"})
+#: a limit of at least CHUNK_FROM events is taken from the shared store in chunks of
+#: 1/CHUNK_SHARE of it (a process may leave a chunk unused: the limit is then stricter by
+#: at most that much per process, never looser)
+CHUNK_FROM, CHUNK_SHARE = 64, 32
 
 
 def account_key(user_id: int) -> str:
@@ -68,14 +81,28 @@ def parse_limits(text: str | None) -> dict[str, Limit]:
     return limits
 
 
+class KeyState:
+    """What this process knows of one key under one limit."""
+    __slots__ = ("times", "slot", "allowance", "blocked_until")
+
+    def __init__(self) -> None:
+        self.times: deque[float] = deque()   # this process's events in the sliding window
+        self.slot = -1                       # the shared window the allowance was taken in
+        self.allowance = 0                   # events taken from the shared store, not used yet
+        self.blocked_until = 0.0             # the shared store refused until then (wall clock)
+
+
 class RateLimiter:
     def __init__(self, limits: Mapping[str, Limit], clock: Callable[[], float] = time.monotonic,
-                 max_keys: int = 100_000):
+                 max_keys: int = 100_000, shared: TableCounts | None = None,
+                 wall: Callable[[], float] = time.time):
         self.limits = dict(limits)
         self._clock = clock
+        self._wall = wall
         self._max_keys = max_keys
-        self._hits: dict[tuple[str, str], deque[float]] = {}
+        self._keys: dict[tuple[str, str], KeyState] = {}
         self._lock = threading.Lock()
+        self.shared = shared
 
     def check(self, name: str, key: str) -> None:
         """Raise RateLimited if ``key`` has no event left, without counting one (for
@@ -83,35 +110,105 @@ class RateLimiter:
         limit = self.limits[name]
         now = self._clock()
         with self._lock:
-            times = self._hits.get((name, key))
-            if times:
-                self._refuse_if_full(name, limit, times, now)
+            state = self._keys.get((name, key))
+            if state is not None:
+                self._refuse_if_full(name, limit, state, now, self._wall())
+        if self._shares(name):
+            self._check_shared(name, key, limit)
 
     def hit(self, name: str, key: str) -> None:
-        """Count one event for ``key`` (an account id or an address) or raise RateLimited."""
+        """Count one event for ``key`` (an account id or an address) or raise RateLimited.
+        With a shared store this may ask the database (call it where blocking is fine)."""
+        if self.hit_here(name, key):
+            return
         limit = self.limits[name]
-        now = self._clock()
+        wall = self._wall()
+        granted = self._take_shared(name, key, limit, wall)
         with self._lock:
-            times = self._hits.setdefault((name, key), deque())
-            self._refuse_if_full(name, limit, times, now)
-            times.append(now)
-            if len(self._hits) > self._max_keys:
-                self._forget_idle(now)
+            state = self._state(name, key)
+            state.slot, state.allowance = _slot(wall, limit), granted - 1
+            state.times.append(self._clock())
+
+    def hit_here(self, name: str, key: str) -> bool:
+        """Count one event if this process can decide alone: True when counted, RateLimited
+        when refused, False when the shared store must be asked (then call `hit`, off
+        the event loop)."""
+        limit = self.limits[name]
+        now, wall = self._clock(), self._wall()
+        with self._lock:
+            state = self._state(name, key)
+            self._refuse_if_full(name, limit, state, now, wall)
+            if self._shares(name):
+                if state.slot != _slot(wall, limit) or state.allowance < 1:
+                    return False
+                state.allowance -= 1
+            state.times.append(now)
+            return True
+
+    def _shares(self, name: str) -> bool:
+        return self.shared is not None and name not in PROCESS_LIMITS
+
+    def _state(self, name: str, key: str) -> KeyState:
+        state = self._keys.get((name, key))
+        if state is None:
+            if len(self._keys) >= self._max_keys:
+                self._forget_idle(self._clock(), self._wall())
+            state = self._keys[(name, key)] = KeyState()
+        return state
 
     @staticmethod
-    def _refuse_if_full(name: str, limit: Limit, times: deque[float], now: float) -> None:
+    def _refuse_if_full(name: str, limit: Limit, state: KeyState, now: float, wall: float) -> None:
+        times = state.times
         while times and times[0] <= now - limit.seconds:
             times.popleft()
         if len(times) >= limit.events:
             raise RateLimited(name, max(1, math.ceil(times[0] + limit.seconds - now)))
+        if state.blocked_until > wall:
+            raise RateLimited(name, max(1, math.ceil(state.blocked_until - wall)))
 
-    def _forget_idle(self, now: float) -> None:
+    def _take_shared(self, name: str, key: str, limit: Limit, wall: float) -> int:
+        """Take a chunk of events (or, near the limit, one) from the shared store: how
+        many; RateLimited (remembered until it passes) when not even one fits."""
+        assert self.shared is not None
+        chunk = limit.events // CHUNK_SHARE if limit.events >= CHUNK_FROM else 1
+        for n in dict.fromkeys((chunk, 1)):
+            if self.shared.take(name, key, limit.events, limit.seconds, n, wall):
+                return n
+        self._check_shared(name, key, limit)
+        raise RateLimited(name, 1)   # freed meanwhile, and taken again at once: try again
+
+    def _check_shared(self, name: str, key: str, limit: Limit) -> None:
+        """Refuse if the shared store has no event left for `key`; the refusal is kept
+        here until it passes, so that a flood of refused requests costs no more reads."""
+        assert self.shared is not None
+        wall = self._wall()
+        window, before, current = self.shared.counts(name, key, limit.seconds, wall)
+        if before * window.covered + current + 1 <= limit.events:
+            return
+        wait = shared_retry_after(limit.events, before, current, window)
+        with self._lock:
+            self._state(name, key).blocked_until = wall + wait
+        raise RateLimited(name, wait)
+
+    def _forget_idle(self, now: float, wall: float) -> None:
         """Bound the memory a flood of distinct keys can take: drop the keys idle for
         longer than any window, then, if that was not enough, the oldest tenth (so the
-        next sweep is many events away, not on every one)."""
+        next sweep is many events away, not on every one). A key forgotten here is still
+        counted in the shared store, when there is one."""
         longest = max(limit.seconds for limit in self.limits.values())
-        for k in [k for k, t in self._hits.items() if not t or t[-1] <= now - longest]:
-            del self._hits[k]
-        if len(self._hits) > self._max_keys * 9 // 10:
-            for k in list(self._hits)[: len(self._hits) - self._max_keys * 9 // 10]:
-                del self._hits[k]
+        idle = [k for k, s in self._keys.items()
+                if (not s.times or s.times[-1] <= now - longest) and s.blocked_until <= wall]
+        for k in idle:
+            del self._keys[k]
+        keep = self._max_keys * 9 // 10
+        if len(self._keys) > keep:
+            for k in list(self._keys)[: len(self._keys) - keep]:
+                del self._keys[k]
+
+    def __len__(self) -> int:
+        """How many keys this process keeps."""
+        return len(self._keys)
+
+
+def _slot(wall: float, limit: Limit) -> int:
+    return math.floor(wall / limit.seconds)

@@ -2,7 +2,8 @@
 
 Each limit is keyed by an account (its id) or by the client's address (what uvicorn
 reports: the peer, or X-Forwarded-For from a trusted proxy). A refusal is HTTP 429 with
-Retry-After, or on a websocket an "error" message with status 429."""
+Retry-After, or on a websocket an "error" message with status 429. Where each limit is
+counted (this process, or the database for all of them): app.guard.ratelimit."""
 from __future__ import annotations
 
 from fastapi import Request
@@ -30,6 +31,15 @@ def per_address(conn: HTTPConnection, name: str) -> None:
 
 def per_account(conn: HTTPConnection, name: str, user_id: int) -> None:
     limiter(conn).hit(name, account_key(user_id))
+
+
+async def hit_from_loop(conn: HTTPConnection, name: str, key: str) -> None:
+    """Count one event from async code: on the event loop when this process can decide
+    alone, else (the shared store must be asked) where the game service runs its
+    blocking calls, so that the loop never waits for the database."""
+    counts = limiter(conn)
+    if not counts.hit_here(name, key):
+        await conn.app.state.games.call(counts.hit, name, key)
 
 
 async def too_many_requests(request: Request, exc: Exception) -> JSONResponse:

@@ -12,15 +12,15 @@ from .base import Base, utcnow
 from .challenges import Challenge
 from .community import CHAT_MAX_BODY, DISPUTE_MAX_TEXT, AdminAction, ChatMessage, Dispute
 from .games import Game, GameCommand, GameEvent
+from .limits import RateCount
 from .notices import MailPrefs, MutedGame, Notice, OutboxMessage, Webhook
 from .playbyturn import GameClock, StandingOrder, Vacation
 from .ratings import PlayerRating, RatingChange
 
 __all__ = ["AdminAction", "AuthToken", "Base", "CHAT_MAX_BODY", "Challenge", "ChatMessage", "DISPUTE_MAX_TEXT",
            "Dispute", "Game", "GameClock", "GameCommand", "GameEvent", "MailPrefs", "MutedGame", "Notice",
-           "OutboxMessage", "PasswordReset", "PlayerRating", "RatingChange", "StandingOrder", "User", "Vacation",
-           "Webhook", "table",
-           "utcnow"]
+           "OutboxMessage", "PasswordReset", "PlayerRating", "RateCount", "RatingChange", "StandingOrder", "User",
+           "Vacation", "Webhook", "table", "utcnow"]
 
 
 def table(model: type[Base]) -> Table:

@@ -11,6 +11,7 @@ message is built from these models.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
@@ -91,6 +92,14 @@ def nesting_depth(value: Any) -> int:
             deepest = max(deepest, depth)
             stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
     return deepest
+
+
+def text_of(received: Mapping[str, Any]) -> str:
+    """The text of a received websocket message (a binary one read as UTF-8)."""
+    raw = received.get("text")
+    if raw is None and received.get("bytes") is not None:
+        raw = received["bytes"].decode("utf-8", "replace")
+    return raw or ""
 
 
 def envelope(raw: str) -> tuple[str, dict, dict]:

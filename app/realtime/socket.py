@@ -9,7 +9,6 @@ change ("changes", the state's delta, with ?v=2), "legal" to a player's sockets 
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 import re
 from typing import Any
@@ -24,7 +23,7 @@ from ..core.errors import ApiError, out_of_range
 from ..guard.ratelimit import RateLimited, account_key
 from ..http import limits, refusals
 from ..i18n import N_
-from . import protocol
+from . import gate, protocol
 from .subscriber import Subscriber
 
 log = logging.getLogger("app.ws")
@@ -45,7 +44,6 @@ def _origin_ok(ws: WebSocket) -> bool:
     return host in allowed
 
 
-_SOCKET_NUMBERS = itertools.count(1)
 MAX_SEQ = 2 ** 63 - 1  # seq numbers are 64-bit integers in the database
 _GAME_SOCKET_PATH = re.compile(r"^/ws/games/([A-Za-z0-9_-]{1,64})$")
 
@@ -164,26 +162,36 @@ async def _version_param(ws: WebSocket) -> tuple[bool, bool]:
 
 
 async def too_many_sockets(ws: WebSocket) -> bool:
-    """Count this socket against its address's limit; when over it, say so and close."""
+    """Count this socket against its address's limit of sockets opened; when over it,
+    say so and close (4429)."""
     try:
-        ws.app.state.limiter.hit("socket", ws.client.host if ws.client else "unknown")
+        await limits.hit_from_loop(ws, "socket", limits.client_address(ws))
         return False
     except RateLimited as exc:
-        await ws.accept()
-        await ws.send_text(_err(429, str(exc), "rate_limited"))
-        await ws.close(code=4429)
+        await gate.refuse(ws, None, limits.too_many(exc))
         return True
 
 
 async def game_socket(ws: WebSocket):
     """/ws/games/{game_id} (a plain Starlette route: no dependency machinery per socket)."""
-    game_id = ws.path_params["game_id"]
-    svc = ws.app.state.games
     if await too_many_sockets(ws):
         return
     ok, user = await authenticate(ws)
     if not ok:
         return
+    holder = await gate.hold_socket(ws, user)
+    if holder is None:
+        return
+    try:
+        await _open_game_socket(ws, user)
+    finally:
+        ws.app.state.open_sockets.give_back(holder)
+
+
+async def _open_game_socket(ws: WebSocket, user: Any) -> None:
+    """The rest of the opening: the parameters, the game, then the socket's life."""
+    game_id = ws.path_params["game_id"]
+    svc = ws.app.state.games
     ok, after = await _after_param(ws)
     if not ok:
         return
@@ -224,18 +232,22 @@ async def _serve(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, seats:
     """The life of one socket: start, answer its messages until it closes, clean up."""
     hub = ws.app.state.hub
     writer = asyncio.get_running_loop().create_task(_writer(ws, sub)) if sub.transport is None else None
-    socket_key = f"socket:{next(_SOCKET_NUMBERS)}"  # the key of this socket's message limit
+    messages = gate.MessageGate(ws, user)
     try:
         await _start(ws, sub, user, game_id, seats, after)
         while not sub.closed:
             msg = await ws.receive()
             if msg["type"] == "websocket.disconnect":
                 break
-            raw = msg.get("text")
-            if raw is None and msg.get("bytes") is not None:
-                raw = msg["bytes"].decode("utf-8", "replace")
-            if _admitted(ws, sub, socket_key, raw or ""):
-                await _handle(ws, sub, user, game_id, raw or "")
+            raw = protocol.text_of(msg)
+            refused = messages.refusal(raw)
+            if refused is None:
+                await _handle(ws, sub, user, game_id, raw)
+            elif messages.exhausted:
+                await messages.close()
+                break
+            else:
+                sub.put(refused)
     except (WebSocketDisconnect, RuntimeError):
         pass
     except Exception:
@@ -250,21 +262,6 @@ async def _serve(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, seats:
                 writer.cancel()
 
 
-def _admitted(ws: WebSocket, sub: Subscriber, socket_key: str, raw: str) -> bool:
-    """Whether to answer a message: not too large, and within the socket's message
-    limit; otherwise an "error" message tells why, and the socket stays open."""
-    cap = ws.app.state.settings.ws_max_message_bytes
-    if len(raw) > cap:
-        sub.put(_err(413, f"a message is at most {cap} bytes", "too_large"))
-        return False
-    try:
-        ws.app.state.limiter.hit("ws_message", socket_key)
-    except RateLimited as exc:
-        sub.put(_err(429, str(exc), "rate_limited"))
-        return False
-    return True
-
-
 async def _handle(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, raw: str) -> None:
     """Answer one client message; a refusal is an "error" message, the socket stays open."""
     try:
@@ -276,7 +273,7 @@ async def _handle(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, raw: 
         if kind in protocol.ACTING_TYPES and user is None:
             raise ApiError(401, N_("spectators cannot act: log in and take a seat"), "login_required")
         if kind in protocol.ACTING_TYPES:
-            ws.app.state.limiter.hit("action", account_key(user.id))
+            await limits.hit_from_loop(ws, "action", account_key(user.id))
         await _answer(ws, sub, user, game_id, protocol.parse(kind, msg), echo)
     except protocol.ProtocolError as exc:
         sub.put(_err(exc.status, exc.detail, exc.code, of=kind, **echo))

@@ -15,7 +15,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from . import protocol
+from . import gate, protocol
 from .socket import authenticate, too_many_sockets
 
 log = logging.getLogger("app.ws")
@@ -95,20 +95,38 @@ async def user_socket(ws: WebSocket) -> None:
     ok, user = await authenticate(ws)
     if not ok:
         return
-    await ws.accept()
     if user is None:
+        await ws.accept()
         await ws.send_text(protocol.dump(protocol.ErrorMsg(status=401, code="login_required",
                                                            detail="log in to see the games waiting for you")))
         await ws.close(code=4401)
         return
+    holder = await gate.hold_socket(ws, user)   # the account's open sockets, game sockets too
+    if holder is None:
+        return
+    try:
+        await ws.accept()
+        await _serve(ws, user)
+    finally:
+        ws.app.state.open_sockets.give_back(holder)
+
+
+async def _serve(ws: WebSocket, user: Any) -> None:
+    """Send the badge, then answer the socket's messages (within its message limits)."""
     users: UserSockets = ws.app.state.hub.users
+    messages = gate.MessageGate(ws, user)
     try:
         await users.add(user.id, ws)
         while True:
             msg = await ws.receive()
             if msg["type"] == "websocket.disconnect":
                 break
-            await ws.send_text(answer(msg.get("text") or ""))
+            raw = protocol.text_of(msg)
+            refused = messages.refusal(raw)
+            if refused is not None and messages.exhausted:
+                await messages.close()
+                break
+            await ws.send_text(answer(raw) if refused is None else refused)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
