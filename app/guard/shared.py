@@ -98,9 +98,10 @@ class TableCounts:
         window = Window.at(now, seconds)
         params = {"name": name, "subject": subject_of(key), "slot": window.slot, "n": n,
                   "expires": window.expires, "carry": window.covered, "events": events}
-        with self.db.write() as conn:
+        with self.db.write_or_join() as (conn, own):
             granted = conn.execute(_TAKE, params).first() is not None
-            conn.commit()
+            if own:
+                conn.commit()
         self._purge_now_and_then(now)
         return granted
 

@@ -42,6 +42,7 @@ class Database:
         # SQLite has one writer at a time; serialising writers of this process avoids
         # "database is locked" between our own threads (busy_timeout covers other processes).
         self._write_lock = threading.Lock() if self.is_sqlite else None
+        self._writing = threading.local()   # SQLite: the write connection this thread holds open
 
     @contextlib.contextmanager
     def read(self, statements_apart: bool = False):
@@ -61,10 +62,28 @@ class Database:
         """A Core connection for one write transaction; the caller commits."""
         if self._write_lock is not None:
             with self._write_lock, self.engine.connect() as conn:
-                yield conn
+                self._writing.conn = conn
+                try:
+                    yield conn
+                finally:
+                    self._writing.conn = None
         else:
             with self.engine.connect() as conn:
                 yield conn
+
+    @contextlib.contextmanager
+    def write_or_join(self):
+        """(connection, whether the caller commits it) for a small write that may come
+        from inside another write of this thread (a rate limit counted in the middle of
+        a route's transaction). On SQLite that write's open connection is joined, and
+        commits or rolls back with it: a second connection would wait for the file's one
+        writer, this very thread, forever. Otherwise a connection of its own."""
+        joined = getattr(self._writing, "conn", None)
+        if joined is not None:
+            yield joined, False
+            return
+        with self.write() as conn:
+            yield conn, True
 
     @contextlib.contextmanager
     def session(self):

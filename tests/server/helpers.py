@@ -24,6 +24,8 @@ TEST_GAME_SEED = "0123456789abcdef" * 4
 # test servers are hit by many players from one address: limits no test meets unless it
 # starts its own server with RATE_LIMITS of its own (tests/server/test_ratelimits.py)
 GENEROUS_RATE_LIMITS = ",".join(f"{name}=1000000/1" for name in DEFAULT_LIMITS)
+# likewise the caps on open websockets (the benchmarks open hundreds from one address)
+GENEROUS_SOCKET_CAPS = {"WS_SOCKETS_PER_ADDRESS": "100000", "WS_SOCKETS_PER_ACCOUNT": "100000"}
 
 
 def free_port() -> int:
@@ -54,7 +56,7 @@ class ServerProc:
     def start(self, timeout: float = 120) -> "ServerProc":
         env = dict(os.environ)
         env.update({"DATABASE_URL": self.database_url, "SECRET_KEY": "test-secret-key-of-at-least-32-bytes",
-                    "RATE_LIMITS": GENEROUS_RATE_LIMITS,
+                    "RATE_LIMITS": GENEROUS_RATE_LIMITS, **GENEROUS_SOCKET_CAPS,
                     "PUBLIC_URL": self.base, "LOG_LEVEL": "warning",
                     "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))})
         env.update({k.upper(): str(v) for k, v in self.env.items()})
