@@ -268,3 +268,40 @@ def test_a_redirect_to_a_private_address_is_refused(listener):
         post_json(f"http://localhost:{listener}/hook", {"a": 1}, allow_hosts=["localhost"])
     assert len(_Recorder.hits) == 1
 
+
+
+def test_a_flood_of_keys_leaves_no_refusals_or_allowances_behind_past_the_cap():
+    """Every key this process keeps (its window, its shared allowance, a refusal the
+    shared store gave) is one entry under the same cap."""
+    class Counts:      # a shared store that always has room
+        takes = 0
+
+        def take(self, *args):
+            self.takes += 1
+            return True
+    counts = Counts()
+    limiter = RateLimiter(parse_limits("action=6400/60"), clock=lambda: 0.0, wall=lambda: 0.0, max_keys=100,
+                          shared=counts)
+    for n in range(1000):
+        limiter.hit("action", f"user:{n}")
+    assert len(limiter) <= 100
+    for _ in range(199):     # a kept key uses its allowance: one take per 200 events
+        limiter.hit("action", "user:999")
+    assert counts.takes == 1000
+    limiter.hit("action", "user:999")
+    assert counts.takes == 1001
+
+
+def test_open_sockets_are_counted_per_holder_and_forgotten_when_closed():
+    from app.guard.sockets import OpenSockets
+    sockets = OpenSockets(per_address=2, per_account=1)
+    crowd, player = sockets.holder(None, "203.0.113.9"), sockets.holder(7, "203.0.113.9")
+    assert sockets.take(crowd) and sockets.take(crowd) and not sockets.take(crowd)
+    assert sockets.take(player) and not sockets.take(player)     # the account's own cap, not the address's
+    for n in range(5000):                                         # a flood of addresses, each closing again
+        holder = sockets.holder(None, f"10.2.{n // 250}.{n % 250}")
+        assert sockets.take(holder)
+        sockets.give_back(holder)
+    assert len(sockets) == 2
+    sockets.give_back(crowd)
+    assert sockets.take(crowd) and not sockets.take(crowd)
