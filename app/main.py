@@ -88,6 +88,7 @@ class Services:
     integrity: integrity.PeriodicCheck
     limiter: RateLimiter
     open_sockets: OpenSockets
+    socket_words: Callable[..., str]   # a refusal in a socket reader's language (app.realtime.gate)
     computer: ComputerPlayers
     analyses: Analyses
 
@@ -136,6 +137,7 @@ def build_services(settings: Settings) -> Services:
                     deadlines, worker, integrity.PeriodicCheck(db, settings.integrity_check_seconds),
                     make_limiter(db, settings),
                     OpenSockets(settings.ws_sockets_per_address, settings.ws_sockets_per_account),
+                    refusals.said_on_socket,
                     computer_players, Analyses(computer_players))
 
 

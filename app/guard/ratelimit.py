@@ -18,7 +18,10 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
+from ..core.errors import ApiError
+from ..i18n import N_
 from .shared import TableCounts
 from .shared import retry_after as shared_retry_after
 
@@ -52,11 +55,22 @@ def account_key(user_id: int) -> str:
     return f"user:{user_id}"
 
 
+def client_address(conn: Any) -> str:
+    """The address the per-address limits count: what uvicorn reports for a request or a
+    socket (the peer, or X-Forwarded-For from a trusted proxy)."""
+    return conn.client.host if conn.client else "unknown"
+
+
 class RateLimited(Exception):
     def __init__(self, name: str, retry_after: int):
         super().__init__(f"too many requests ({name}); try again in {retry_after} s")
         self.name = name
         self.retry_after = retry_after
+
+    def refusal(self) -> ApiError:
+        """The refusal as said to the reader (HTTP and sockets)."""
+        return ApiError(429, N_("too many requests ({name}); try again in {seconds} s"), "rate_limited",
+                        {"name": self.name, "seconds": self.retry_after})
 
 
 @dataclass(frozen=True)

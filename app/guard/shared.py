@@ -14,16 +14,14 @@ of distinct keys leaves at most two windows' worth of rows behind.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from sqlalchemy import text
-
-if TYPE_CHECKING:
-    from ..store.db import Database
 
 PURGE_SECONDS = 60.0
 #: keys longer than the column are stored as their hash (an address or an account is shorter)
@@ -82,6 +80,17 @@ def subject_of(key: str) -> str:
     if len(key) <= MAX_SUBJECT:
         return key
     return "sha256:" + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class Database(Protocol):
+    """What the counts need of app.store.db.Database (handed in by app.main)."""
+    is_sqlite: bool
+
+    def read(self, statements_apart: bool = False) -> contextlib.AbstractContextManager[Any]: ...
+
+    def write(self) -> contextlib.AbstractContextManager[Any]: ...
+
+    def write_or_join(self) -> contextlib.AbstractContextManager[tuple[Any, bool]]: ...
 
 
 class TableCounts:

@@ -12,17 +12,13 @@ from starlette.requests import HTTPConnection
 
 from ..accounts.security import HashingBusy
 from ..core.errors import ApiError
-from ..guard.ratelimit import RateLimited, RateLimiter, account_key
+from ..guard.ratelimit import RateLimited, RateLimiter, account_key, client_address
 from ..i18n import N_
 from . import refusals
 
 
 def limiter(conn: HTTPConnection) -> RateLimiter:
     return conn.app.state.limiter
-
-
-def client_address(conn: HTTPConnection) -> str:
-    return conn.client.host if conn.client else "unknown"
 
 
 def per_address(conn: HTTPConnection, name: str) -> None:
@@ -33,27 +29,12 @@ def per_account(conn: HTTPConnection, name: str, user_id: int) -> None:
     limiter(conn).hit(name, account_key(user_id))
 
 
-async def hit_from_loop(conn: HTTPConnection, name: str, key: str) -> None:
-    """Count one event from async code: on the event loop when this process can decide
-    alone, else (the shared store must be asked) where the game service runs its
-    blocking calls, so that the loop never waits for the database."""
-    counts = limiter(conn)
-    if not counts.hit_here(name, key):
-        await conn.app.state.games.call(counts.hit, name, key)
-
-
 async def too_many_requests(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RateLimited)
-    refusal = too_many(exc)
+    refusal = exc.refusal()
     return JSONResponse(status_code=429, headers={"Retry-After": str(exc.retry_after)},
                         content={"detail": refusals.said(request, refusal), "code": refusal.code,
                                  "retry_after": exc.retry_after})
-
-
-def too_many(exc: RateLimited) -> ApiError:
-    """A rate limit's refusal, said in the reader's language (HTTP and game sockets)."""
-    return ApiError(429, N_("too many requests ({name}); try again in {seconds} s"), "rate_limited",
-                    {"name": exc.name, "seconds": exc.retry_after})
 
 
 async def busy_hashing(request: Request, exc: Exception) -> JSONResponse:

@@ -1,6 +1,9 @@
 """What a stranger's sockets may cost: how many one account or address holds open at once
 (app.guard.sockets), and which messages of a socket are answered (MessageGate). Shared
-by the game sockets and the user socket."""
+by the game sockets and the user socket.
+
+A refusal is said in the reader's language by the function app.main hands in as
+`app.state.socket_words` (app.http.refusals.said_on_socket: the same words as over HTTP)."""
 from __future__ import annotations
 
 import itertools
@@ -9,9 +12,8 @@ from typing import Any
 from fastapi import WebSocket
 
 from ..core.errors import ApiError
-from ..guard.ratelimit import RateLimited
+from ..guard.ratelimit import RateLimited, client_address
 from ..guard.sockets import Holder, OpenSockets
-from ..http import limits, refusals
 from ..i18n import N_
 from . import protocol
 
@@ -21,10 +23,24 @@ MAX_CLOSE_REASON = 123  # bytes (RFC 6455)
 _SOCKET_NUMBERS = itertools.count(1)
 
 
+def said(ws: WebSocket, user: Any, refusal: ApiError) -> str:
+    """The refusal in the language of the socket's reader (`user`: None for a spectator)."""
+    return ws.app.state.socket_words(ws, user, refusal)
+
+
 def error_text(ws: WebSocket, user: Any, refusal: ApiError, **extra: Any) -> str:
     """An "error" message with the refusal said in the reader's language."""
     return protocol.dump(protocol.ErrorMsg(status=refusal.status, code=refusal.code,
-                                           detail=refusals.said_on_socket(ws, user, refusal), **extra))
+                                           detail=said(ws, user, refusal), **extra))
+
+
+async def hit_from_loop(ws: WebSocket, name: str, key: str) -> None:
+    """Count one event of a rate limit on the event loop when this process can decide
+    alone, else (the shared store must be asked) where the game service runs its
+    blocking calls, so that the loop never waits for the database."""
+    limiter = ws.app.state.limiter
+    if not limiter.hit_here(name, key):
+        await ws.app.state.games.call(limiter.hit, name, key)
 
 
 def close_reason(text: str) -> str:
@@ -36,7 +52,7 @@ def close_reason(text: str) -> str:
 async def refuse(ws: WebSocket, user: Any, refusal: ApiError) -> None:
     """Accept only to say why (an "error" message, the same words as the close reason), then close."""
     await ws.accept()
-    text = refusals.said_on_socket(ws, user, refusal)
+    text = said(ws, user, refusal)
     await ws.send_text(protocol.dump(protocol.ErrorMsg(status=refusal.status, code=refusal.code, detail=text)))
     await ws.close(code=CLOSE_LIMITED, reason=close_reason(text))
 
@@ -45,7 +61,7 @@ async def hold_socket(ws: WebSocket, user: Any) -> Holder | None:
     """Count this socket against its account's or address's cap of open sockets, or,
     over the cap, refuse it (4429) and return None. Give it back when the socket ends."""
     sockets: OpenSockets = ws.app.state.open_sockets
-    holder = sockets.holder(user.id if user is not None else None, limits.client_address(ws))
+    holder = sockets.holder(user.id if user is not None else None, client_address(ws))
     if sockets.take(holder):
         return holder
     cap = sockets.caps[holder.kind]
@@ -82,7 +98,7 @@ class MessageGate:
         try:
             limiter.hit("ws_message", self.key)    # counted in this process only: no database
         except RateLimited as exc:
-            return self._refused(limits.too_many(exc))
+            return self._refused(exc.refusal())
         return None
 
     def _refused(self, refusal: ApiError) -> str:
@@ -96,5 +112,4 @@ class MessageGate:
 
     async def close(self) -> None:
         refusal = ApiError(429, N_("too many messages refused: connection closed"), "rate_limited")
-        await self.ws.close(code=CLOSE_LIMITED, reason=close_reason(refusals.said_on_socket(self.ws, self.user,
-                                                                                            refusal)))
+        await self.ws.close(code=CLOSE_LIMITED, reason=close_reason(said(self.ws, self.user, refusal)))

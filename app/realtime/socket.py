@@ -20,8 +20,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ..accounts import security
 from ..core.errors import ApiError, out_of_range
-from ..guard.ratelimit import RateLimited, account_key
-from ..http import limits, refusals
+from ..guard.ratelimit import RateLimited, account_key, client_address
 from ..i18n import N_
 from . import gate, protocol
 from .subscriber import Subscriber
@@ -165,10 +164,10 @@ async def too_many_sockets(ws: WebSocket) -> bool:
     """Count this socket against its address's limit of sockets opened; when over it,
     say so and close (4429)."""
     try:
-        await limits.hit_from_loop(ws, "socket", limits.client_address(ws))
+        await gate.hit_from_loop(ws, "socket", client_address(ws))
         return False
     except RateLimited as exc:
-        await gate.refuse(ws, None, limits.too_many(exc))
+        await gate.refuse(ws, None, exc.refusal())
         return True
 
 
@@ -273,14 +272,14 @@ async def _handle(ws: WebSocket, sub: Subscriber, user: Any, game_id: str, raw: 
         if kind in protocol.ACTING_TYPES and user is None:
             raise ApiError(401, N_("spectators cannot act: log in and take a seat"), "login_required")
         if kind in protocol.ACTING_TYPES:
-            await limits.hit_from_loop(ws, "action", account_key(user.id))
+            await gate.hit_from_loop(ws, "action", account_key(user.id))
         await _answer(ws, sub, user, game_id, protocol.parse(kind, msg), echo)
     except protocol.ProtocolError as exc:
         sub.put(_err(exc.status, exc.detail, exc.code, of=kind, **echo))
     except ApiError as exc:
-        sub.put(_err(exc.status, refusals.said_on_socket(ws, user, exc), exc.code, of=kind, **echo))
+        sub.put(gate.error_text(ws, user, exc, of=kind, **echo))
     except RateLimited as exc:
-        sub.put(_err(429, refusals.said_on_socket(ws, user, limits.too_many(exc)), "rate_limited", of=kind, **echo))
+        sub.put(gate.error_text(ws, user, exc.refusal(), of=kind, **echo))
     except (OverflowError, SqlDataError):
         refusal = out_of_range()
         sub.put(_err(refusal.status, refusal.detail, refusal.code, of=kind, **echo))
