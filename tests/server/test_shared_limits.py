@@ -29,7 +29,7 @@ def an_address() -> str:
 
 
 def register(base: str, address: str) -> httpx.Response:
-    return httpx.post(base + "/api/auth/register", headers={"X-Forwarded-For": address},
+    return httpx.post(base + "/api/auth/register", headers={"X-Forwarded-For": address}, timeout=30,
                       json={"username": f"s{uuid.uuid4().hex[:10]}", "password": "password123"})
 
 
@@ -49,7 +49,8 @@ def test_two_processes_count_registrations_and_chat_together(two_servers):
     assert register(s2.base, an_address()).status_code == 201         # another address may
 
     token = answers[0].json()["token"]
-    clients = [httpx.Client(base_url=s.base, headers={"Authorization": f"Bearer {token}"}) for s in (s1, s2)]
+    clients = [httpx.Client(base_url=s.base, headers={"Authorization": f"Bearer {token}"}, timeout=30)
+               for s in (s1, s2)]
     gid = clients[0].post("/api/games", json={"scenario": "1861", "side": "union"}).json()["id"]
     posts = [clients[i % 2].post(f"/api/games/{gid}/chat", json={"body": f"hello {i}"}) for i in range(6)]
     assert [r.status_code for r in posts] == [201] * 4 + [429] * 2, [r.text for r in posts]
@@ -60,9 +61,9 @@ async def test_two_processes_count_sockets_and_socket_actions_together(two_serve
     s1, s2 = two_servers
     reg = register(s1.base, an_address()).json()
     other = register(s2.base, an_address()).json()
-    a = httpx.Client(base_url=s1.base, headers={"Authorization": f"Bearer {reg['token']}"})
+    a = httpx.Client(base_url=s1.base, headers={"Authorization": f"Bearer {reg['token']}"}, timeout=30)
     gid = a.post("/api/games", json={"scenario": "1861", "side": "union"}).json()["id"]
-    joined = httpx.post(f"{s2.base}/api/games/{gid}/join", json={},
+    joined = httpx.post(f"{s2.base}/api/games/{gid}/join", json={}, timeout=30,
                         headers={"Authorization": f"Bearer {other['token']}"})
     assert joined.status_code == 200, joined.text
     seq = a.get(f"/api/games/{gid}").json()["seq"]
