@@ -116,7 +116,7 @@ def build_services(settings: Settings) -> Services:
     clock = Clock(settings.clock_file)
     notices_ = Notices.from_settings(settings, clock)
     games = GameService(db, cache_size=settings.game_cache_size, public_url=settings.public_url,
-                        inline=settings.inline_db, game_seed=settings.game_seed)
+                        game_seed=settings.game_seed)
     hub = Hub(games, settings.fanout_backend, dsn=settings.sqlalchemy_url, queue_limit=settings.ws_queue_limit)
     deadlines = Deadlines(clock, notices_, settings.vacation_days_per_year, settings.reminder_hours)
     # in each append transaction: notices, and the clocks of by-turn games

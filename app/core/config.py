@@ -50,9 +50,8 @@ class Settings(BaseSettings):
     game_cache_size: int = Field(500, description="games whose replayed state each process keeps in memory")
     fanout: str = Field("auto", description="auto | memory | postgres: how events reach sockets of other processes")
     ws_queue_limit: int = Field(1000, description="messages queued for a slow socket before it is dropped")
-    db_pool_size: int = Field(10, description="Postgres connection pool size per process")
-    inline_db: bool = Field(True, description="run socket commands on the event loop (on Postgres their waits "
-                                               "for the database go to the loop) instead of a worker thread")
+    db_pool_size: int = Field(10, ge=1, description="database connections per process, and the worker threads "
+                                                     "that run the game commands and reads of sockets")
     ws_impl: str = Field("websockets-sansio", description="uvicorn websocket implementation: "
                                                          "websockets-sansio | websockets | wsproto")
     ws_per_message_deflate: bool = Field(False, description="compress websocket messages (costs CPU per socket)")

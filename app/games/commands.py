@@ -15,7 +15,6 @@ from rules_engine.record import header_hash
 from ..core.errors import ApiError, Term, engine_refusal
 from ..i18n import N_
 from ..models import User, utcnow
-from ..store import cooperative
 from ..store import events as store
 from ..store.events import T_GAMES, GameRow, load_game
 from .core import Rec
@@ -62,7 +61,7 @@ class PlayCommands(GameReads):
         its create event."""
         now = utcnow()
         header = dict(g.header)
-        with cooperative.holding(self._lock(gid)), self.db.write() as s:
+        with self._lock(gid), self.db.write() as s:
             row = dict(id=gid, scenario=scenario, options=list(options), mode=mode, private=bool(private),
                        invite_code=secrets.token_urlsafe(12) if private else None, status="open",
                        creator_id=user.id, seed=seed, header=header, seq=0, to_act=None, result=None,

@@ -17,6 +17,7 @@ import logging
 import random
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
@@ -31,14 +32,14 @@ from rules_engine.state import canonical_json
 from ..core.errors import ApiError, not_found
 from ..i18n import N_
 from ..models import utcnow
-from ..store import cooperative
 from ..store import events as store
 from ..store.db import Database
 from ..store.events import MUTABLE, EventRec, GameRow, Stale, load_game
 from .announce import announcement
+from .meanwhile import Meanwhile
 from .records import SIDES, Change, Cmd, Entry
 from .seats import SeatChecks
-from .workers import BlockingCalls
+from .workers import Workers
 
 log = logging.getLogger("app.games")
 
@@ -50,13 +51,13 @@ class CommandCore(SeatChecks):
     """Locks, the cache of replayed states, and run_command/append/publish: the public
     command API that every module appending to a game uses."""
 
-    def __init__(self, db: Database, cache_size: int = 500, public_url: str = "", inline: bool = False,
-                 game_seed: str | None = None):
+    def __init__(self, db: Database, cache_size: int = 500, public_url: str = "", game_seed: str | None = None):
         self.db = db
         # tests: every new game gets this dice seed, so that random play is repeatable
         self.game_seed = game_seed
-        # where the blocking commands of async code run (the event loop or worker threads)
-        self.runner = BlockingCalls(inline, db.waits_cooperatively, db.pool_size)
+        # where async code runs the blocking commands and reads: one thread per pooled
+        # connection (docs/architecture.md, "Where blocking work runs")
+        self.workers = Workers(db.pool_size)
         self.cache_size = cache_size
         self.public_url = public_url.rstrip("/")
         self.proc_id = secrets.token_hex(4)
@@ -70,6 +71,9 @@ class CommandCore(SeatChecks):
         # set by the hub: called on the event loop with a change worked out before its
         # commit is known (its channel prepares what it will write; nothing is sent)
         self.prepare_change: Callable[[Change], None] = lambda change: None
+        # set by the hub once started: its event loop, which works out a move's change
+        # while the move's thread waits for the commit (Postgres: _work_out_meanwhile)
+        self.loop: asyncio.AbstractEventLoop | None = None
         # set by the hub (Postgres): announce "game:seq:proc" to the other processes
         self.notify: Callable[[str], None] | None = None
         # set by the hub (Postgres): whether any other process listens (else a move is
@@ -96,12 +100,12 @@ class CommandCore(SeatChecks):
         return self.game_seed or secrets.token_hex(32)
 
     async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """Run a blocking service method from async code (app.games.workers.BlockingCalls)."""
-        return await self.runner.run(fn, *args)
+        """Run a blocking service method from async code, in a worker thread (app.games.workers)."""
+        return await self.workers.run(fn, *args)
 
     def _lock(self, gid: str) -> threading.Lock:
-        """The game's lock: one command at a time per game in this process (taken with
-        cooperative.holding: a command on the loop may hold it)."""
+        """The game's lock: one command at a time per game in this process. Taken in
+        threads only: the event loop never waits for it (app.games.remote)."""
         with self._locks_guard:
             lk = self._locks.get(gid)
             if lk is None:
@@ -223,7 +227,7 @@ class CommandCore(SeatChecks):
         The first attempt trusts the cached games row: if another process appended in
         the meantime, the conditional UPDATE in append matches no row and we retry with
         a fresh read; a refusal (ApiError) based on the cached row is re-checked too."""
-        with cooperative.holding(self._lock(gid)):
+        with self._lock(gid):
             for attempt in range(10):
                 entry = self.cached_state(gid)
                 cached = attempt == 0 and entry is not None and entry.row is not None
@@ -250,7 +254,7 @@ class CommandCore(SeatChecks):
                     log.debug("game %s: lost a race (%s), retrying", gid, type(exc).__name__)
                     self.drop_cache(gid)
                     if attempt:
-                        cooperative.pause(random.uniform(0, 0.005 * attempt))
+                        time.sleep(random.uniform(0, 0.005 * attempt))
             raise ApiError(503, N_("the game is too busy; try again"), "busy")
 
     def append(self, s: Connection, game: GameRow, recs: list[Rec], updates: dict | None = None,
@@ -282,7 +286,7 @@ class CommandCore(SeatChecks):
             cmd.update(command)
         if self.on_append is not None and out:
             self.on_append(s, game, mutable, out)
-        if publishing is not None and out and cooperative.cooperating():
+        if publishing is not None and out and not self.db.is_sqlite and self.loop is not None:
             self._work_out_meanwhile(game, values, publishing, out)
         try:
             store.append(s, self.db.is_sqlite, game.id, old, mutable, out, cmd)
@@ -301,31 +305,27 @@ class CommandCore(SeatChecks):
 
     def _work_out_meanwhile(self, game: GameRow, values: dict, entry: Entry, out: list[EventRec]) -> None:
         """Have the event loop work out the change of this append (its legal actions, its
-        state, what the sockets will be sent) while the command waits there for the
-        commit: that wait is the loop's idle time. publish takes it up if it is ready;
-        nothing of it goes out before the commit (a failed append drops it)."""
+        state, what the sockets will be sent) while this thread waits for the commit
+        (app.games.meanwhile). publish takes it up; nothing of it goes out before the
+        commit (a failed append drops it)."""
+        assert self.loop is not None
         after = SimpleNamespace(**{**vars(game), **values})  # the games row once committed
-        done: list[Change] = []
 
-        def work() -> None:
-            try:
-                change = self._change(after, entry, [r.out() for r in out])
-                self.prepare_change(change)
-                done.append(change)
-            except Exception:  # publish works it out again
-                log.exception("working out the change of game %s early failed", game.id)
+        def work() -> Change:
+            change = self._change(after, entry, [r.out() for r in out])
+            self.prepare_change(change)
+            return change
 
-        game.early_change = (out[0].seq, done, asyncio.get_running_loop().call_soon(work))
+        game.early_change = (out[0].seq, Meanwhile(self.loop, work))
 
     @staticmethod
     def _early_change(game: GameRow, first_seq: int | None = None) -> Change | None:
-        """The change _work_out_meanwhile worked out for the events from first_seq, if it
-        is ready; its work is called off if it has not run yet (the commit answered
-        first: publish works it out)."""
-        seq, done, work = game.__dict__.pop("early_change", (None, (), None))
-        if work is not None:
-            work.cancel()
-        return done[0] if done and seq == first_seq else None
+        """The change _work_out_meanwhile worked out for the events from first_seq (waited
+        for if the loop is at it); None when the loop had not started it (publish works
+        it out) or it is not for these events."""
+        seq, meanwhile = game.__dict__.pop("early_change", (None, None))
+        ready = meanwhile.take() if meanwhile is not None else None
+        return ready if seq == first_seq else None
 
     def publish(self, game: GameRow, entry: Entry | None, recs: list[EventRec]) -> Change | None:
         """Hand the committed events to the hub (every socket of the game); the Change."""
@@ -367,7 +367,7 @@ class CommandCore(SeatChecks):
         for _ in range(5):
             try:
                 if lock:
-                    with cooperative.holding(self._lock(gid)), self.db.read(statements_apart=True) as s:
+                    with self._lock(gid), self.db.read(statements_apart=True) as s:
                         game = load_game(s, gid)
                         if game is None:
                             raise not_found()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from ..store import cooperative
 from .announce import Move, Note
 from .core import CommandCore
 from .records import SIDES, Change, Entry
@@ -38,7 +37,7 @@ class RemoteMoves(CommandCore):
             return None
         lock = self._lock(note.game_id)
         if wait:
-            cooperative.acquire(lock)
+            lock.acquire()
         elif not lock.acquire(blocking=False):
             raise GameBusy(note.game_id)
         try:

@@ -53,12 +53,12 @@ class Hub(PostgresFanout):
         if backend == "postgres":
             service.notify = self.notify_threadsafe
             service.others_listen = self.others_listen
-            service.runner.shared = self.others_listen
 
     # ---------------------------------------------------------------- lifecycle
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         self.loop_thread = threading.get_ident()
+        self.service.loop = self.loop
         if self.backend == "postgres":
             self.start_fanout(self.loop)
 

@@ -1,5 +1,5 @@
-"""Engine and sessions. Synchronous SQLAlchemy, used from worker threads and, on
-Postgres, from commands run on the event loop (app.store.cooperative)."""
+"""Engine and sessions. Synchronous SQLAlchemy, used from threads only, never on the event
+loop (docs/architecture.md, "Where blocking work runs")."""
 from __future__ import annotations
 
 import contextlib
@@ -10,8 +10,6 @@ from typing import Any
 from sqlalchemy import create_engine, event, exc
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import sessionmaker
-
-from .cooperative import CooperativeConnection
 
 # A pooled Postgres connection idle this long is pinged before use. A ping on every
 # checkout (pool_pre_ping) would add a round trip to every move; a connection in steady
@@ -31,13 +29,9 @@ class Database:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         else:
             self.engine = create_engine(url, pool_size=pool_size, max_overflow=20, pool_recycle=1800)
-            event.listen(self.engine, "do_connect", _cooperative_connect)
             event.listen(self.engine, "checkin", _note_checkin)
             event.listen(self.engine, "checkout", _ping_if_idle)
         self.pool_size = pool_size
-        # Postgres: a command run on the event loop (app.store.cooperative) hands its
-        # waits for the server to the loop; SQLite's file answers at once
-        self.waits_cooperatively = not self.is_sqlite
         self.Session = sessionmaker(self.engine, expire_on_commit=False)
         # SQLite has one writer at a time; serialising writers of this process avoids
         # "database is locked" between our own threads (busy_timeout covers other processes).
@@ -111,12 +105,6 @@ def _sqlite_pragmas(dbapi_conn, _record):
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute("PRAGMA busy_timeout=30000")
     cur.close()
-
-
-def _cooperative_connect(_dialect: Any, _record: Any, cargs: Any, cparams: Any) -> CooperativeConnection:
-    """Every pooled Postgres connection is a CooperativeConnection (psycopg's own, but
-    for the waits of a command run on the event loop: app.store.cooperative)."""
-    return CooperativeConnection.connect(*cargs, **cparams)
 
 
 def _note_checkin(_dbapi_conn: Any, record: Any) -> None:

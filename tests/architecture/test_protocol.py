@@ -91,7 +91,7 @@ def test_the_snapshot_obeys_the_model(tmp_path):
     upgrade(url)
     db = Database(url)
     try:
-        svc = GameService(db, inline=True)
+        svc = GameService(db)
         accounts = Accounts(db, "key", 30)
         a, b = accounts.register("ann", "password1", None), accounts.register("bob", "password1", None)
         gid = svc.create_game(a, "1861", [], "union", "live", False)["id"]

@@ -249,7 +249,7 @@ def service_match(db):
     from app.accounts.auth import Accounts
     from app.games.service import GameService
 
-    svc = GameService(db, inline=True, game_seed=TEST_GAME_SEED)
+    svc = GameService(db, game_seed=TEST_GAME_SEED)
     acc = Accounts(db, "k", 30)
     users = {"union": acc.register("alice", "password1", None), "confederate": acc.register("bob", "password1", None)}
     gid = svc.create_game(users["union"], "1861", [], "union", "live", False)["id"]

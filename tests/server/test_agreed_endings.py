@@ -171,7 +171,7 @@ def test_a_rematch_recorded_but_not_stored_is_stored_when_asked_again(db_url):
     upgrade(db_url)
     db = Database(db_url)
     try:
-        svc = GameService(db, inline=True)
+        svc = GameService(db)
         acc = Accounts(db, "k", 30)
         a, b = acc.register("alice", "password1", None), acc.register("bob", "password1", None)
         gid = svc.create_game(a, "1861", [], "union", "async", False)["id"]

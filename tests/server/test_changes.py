@@ -145,7 +145,7 @@ def test_the_state_a_change_carries_stays_what_its_json_says(tmp_path):
 
     url = f"sqlite:///{tmp_path / 'changes.db'}"
     upgrade(url)
-    svc = GameService(Database(url), inline=True, game_seed=TEST_GAME_SEED)
+    svc = GameService(Database(url), game_seed=TEST_GAME_SEED)
     svc.wants = lambda gid: (True, True)
     changes: list = []
     svc.on_change = changes.append

@@ -29,7 +29,7 @@ from .test_computer import FAST, SCENARIO, cpu_server, vs_computer, wait_for_me 
 # ------------------------------------------------------------------ expert against hard
 async def _computers_play(db_url: str, timeout: float) -> tuple:
     db = Database(db_url)
-    svc = GameService(db, inline=True, game_seed=TEST_GAME_SEED)
+    svc = GameService(db, game_seed=TEST_GAME_SEED)
     players = ComputerPlayers(svc, delay_seconds=0, sweep_seconds=0.5, pool=ThinkingPool(2, nice=10))
     await players.start()
     try:

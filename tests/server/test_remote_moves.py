@@ -34,7 +34,7 @@ def _two_processes(pg_url: str, seed: int):
     mover, users, gid = service_match(db)
     heard: list[str] = []
     mover.notify = heard.append
-    other = GameService(db, inline=True, game_seed=TEST_GAME_SEED)
+    other = GameService(db, game_seed=TEST_GAME_SEED)
     rng = random.Random(seed)
     other.get_game(gid, None)
     _move(mover, users, gid, rng)
@@ -121,7 +121,7 @@ def test_on_the_loop_a_held_game_lock_is_not_waited_for(pg_url):
 
 def test_the_move_goes_along_only_to_a_game_another_process_watches(tmp_path):
     db = Database(f"sqlite:///{tmp_path}/hub.sqlite3")
-    hub = Hub(GameService(db, inline=True), "postgres", "postgresql://unused")
+    hub = Hub(GameService(db), "postgres", "postgresql://unused")
     hub._announcer = threading.Thread()  # started by start_fanout; only its queue is looked at here
     hub.notify_threadsafe("g1:8:p1:3\n{}")
     assert hub._announcements.get_nowait() == "g1:8:p1:3"

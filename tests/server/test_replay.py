@@ -42,7 +42,7 @@ def test_replay_at_every_seq_equals_the_live_state(db_url, seed):
     db = Database(db_url)
     try:
         # fixed dice: the same long game every time
-        svc = GameService(db, inline=True, game_seed=TEST_GAME_SEED)
+        svc = GameService(db, game_seed=TEST_GAME_SEED)
         acc = Accounts(db, "k", 30)
         a, b = acc.register("alice", "password1", None), acc.register("bob", "password1", None)
         users = {"union": a, "confederate": b}

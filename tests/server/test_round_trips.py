@@ -133,7 +133,7 @@ def test_two_workers_take_turns_without_replaying(db_url, moves):
     db = Database(db_url)
     try:
         first, users, gid = service_match(db)
-        second = GameService(db, inline=True, game_seed=TEST_GAME_SEED)
+        second = GameService(db, game_seed=TEST_GAME_SEED)
         rng = random.Random(7)
         workers = [first, second]
         for svc in workers:
@@ -146,7 +146,7 @@ def test_two_workers_take_turns_without_replaying(db_url, moves):
             played += 1
         assert played > 50
         assert [svc.replays for svc in workers] == replays  # brought forward, never replayed
-        fresh = GameService(db, inline=True, game_seed=TEST_GAME_SEED)
+        fresh = GameService(db, game_seed=TEST_GAME_SEED)
         want = json.dumps(fresh.get_game(gid, None)["state"], sort_keys=True)
         for svc in workers:
             assert json.dumps(svc.get_game(gid, None)["state"], sort_keys=True) == want
@@ -159,7 +159,7 @@ def test_a_process_behind_reads_the_new_events_in_three_round_trips(pg_url, tmp_
     db = Database(pg_url)
     try:
         mover, users, gid = service_match(db)
-        watcher = GameService(db, inline=True, game_seed=TEST_GAME_SEED)
+        watcher = GameService(db, game_seed=TEST_GAME_SEED)
         rng = random.Random(9)
         seen = watcher.get_game(gid, None)["seq"]  # the watching process has the game cached
         for _ in range(6):  # warm: psycopg prepares a statement on its fifth use (one round trip, once)
@@ -190,7 +190,7 @@ def test_a_process_hearing_of_a_move_delivers_it_without_reading(pg_url, tmp_pat
         mover, users, gid = service_match(db)
         heard: list[str] = []
         mover.notify = heard.append  # what the hub would send on 'hd_events'
-        other = GameService(db, inline=True, game_seed=TEST_GAME_SEED)
+        other = GameService(db, game_seed=TEST_GAME_SEED)
         rng = random.Random(11)
         for _ in range(6):  # both processes move: each has the game and its row cached
             for svc in (mover, other):
@@ -261,7 +261,7 @@ def test_announcements_reach_a_listener_in_order_and_a_process_knows_its_own(pg_
     finally:
         listener.close()
         sender.close()
-    hub = Hub(GameService(Database(f"sqlite:///{tmp_path / 'hub.db'}"), inline=True), "postgres")
+    hub = Hub(GameService(Database(f"sqlite:///{tmp_path / 'hub.db'}")), "postgres")
     hub.service.proc_id = "p1"
     assert [hub._own_announcement(EVENTS_CHANNEL, t) for t in texts] == [True, False, True]
     assert not hub._own_announcement("hd_presence", "g1:p1:1:union")

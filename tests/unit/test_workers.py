@@ -1,8 +1,7 @@
 """The game service's worker threads: a blocking call's result or exception reaches the
-awaiting coroutine, and several calls run at once (one slow command does not hold up
-the others). Where a call runs (BlockingCalls): on the loop, in a greenlet there when
-its database waits cooperatively, in a worker thread when told to or while other
-processes share the database."""
+awaiting coroutine, several calls run at once (one slow command does not hold up the
+others) but never more than the pool has threads (one per pooled database connection),
+and a caller that gives up neither waits for its call nor breaks the thread."""
 from __future__ import annotations
 
 import asyncio
@@ -11,8 +10,7 @@ import time
 
 import pytest
 
-from app.games.workers import BlockingCalls, Workers
-from app.store import cooperative
+from app.games.workers import Workers
 
 
 def test_a_call_returns_its_result_and_raises_its_exception():
@@ -48,40 +46,44 @@ def _refuse():
     raise ValueError("refused")
 
 
-def _where() -> tuple[int, bool]:
-    return threading.get_ident(), cooperative.cooperating()
+def test_at_most_size_calls_run_at_once():
+    inside = peak = 0
+    count = threading.Lock()
 
-
-def test_a_call_runs_where_the_database_and_the_other_processes_say():
-    async def main():
-        loop_thread = threading.get_ident()
-        sqlite = BlockingCalls(inline=True, waits_cooperatively=False, slots=2)
-        postgres = BlockingCalls(inline=True, waits_cooperatively=True, slots=2)
-        threads = BlockingCalls(inline=False, waits_cooperatively=True, slots=2)
-        assert await sqlite.run(_where) == (loop_thread, False)
-        assert await postgres.run(_where) == (loop_thread, True)
-        in_thread, cooperating = await threads.run(_where)
-        assert in_thread != loop_thread and not cooperating
-        # another process shares the database: its moves keep this one's fan-out threads
-        # busy, and a command does better in a worker thread
-        postgres.shared = lambda: True
-        in_thread, cooperating = await postgres.run(_where)
-        assert in_thread != loop_thread and not cooperating
-    asyncio.run(main())
-
-
-def test_at_most_slots_calls_wait_on_the_loop_at_once():
-    async def main():
-        calls = BlockingCalls(inline=True, waits_cooperatively=True, slots=2)
-        inside = peak = 0
-
-        def command() -> None:
-            nonlocal inside, peak
+    def call() -> None:
+        nonlocal inside, peak
+        with count:
             inside += 1
             peak = max(peak, inside)
-            cooperative.pause(0.05)
+        time.sleep(0.05)
+        with count:
             inside -= 1
 
-        await asyncio.gather(*(calls.run(command) for _ in range(6)))
-        return peak
-    assert asyncio.run(main()) == 2
+    async def main():
+        workers = Workers(size=2)
+        await asyncio.gather(*(workers.run(call) for _ in range(6)))
+    asyncio.run(main())
+    assert peak == 2
+
+
+def test_a_cancelled_caller_is_cancelled_at_once_and_the_call_still_ends():
+    ended = threading.Event()
+
+    def slow() -> None:
+        time.sleep(0.3)
+        ended.set()
+        raise ValueError("refused after all")
+
+    async def main():
+        workers = Workers(size=1)
+        waiting = asyncio.ensure_future(workers.run(slow))
+        await asyncio.sleep(0.05)
+        waiting.cancel()
+        started = time.monotonic()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        assert time.monotonic() - started < 0.1  # not held until the call ends
+        assert waiting.cancelled()  # its later error does not replace the cancellation
+        assert await workers.run(lambda: "next") == "next"
+    asyncio.run(main())
+    assert ended.is_set()
