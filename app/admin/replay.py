@@ -235,8 +235,7 @@ async def replay_file(request: Request):
         return {"game": info, **body, "verified": not problems, "problems": problems,
                 "chain_ok": not any("chain" in p or "hash" in p or "missing" in p or "edited" in p for p in problems),
                 "dice": dice_stats_of(evs, _G)}
-    from starlette.concurrency import run_in_threadpool
-    return _json(await run_in_threadpool(work), request)
+    return _json(await request.app.state.games.call(work), request)
 
 
 # ----------------------------------------------------------------------------- dice statistics

@@ -86,7 +86,7 @@ async def account_stream(games: GameService, user: User, poll: float) -> AsyncIt
     watch = AccountWatch(games, user)
     quiet_since = time.monotonic()
     while True:
-        msgs = await asyncio.to_thread(watch.changes)
+        msgs = await games.call(watch.changes)
         for m in msgs:
             yield line(m)
         if msgs:
@@ -125,13 +125,13 @@ def _next_batch(games: GameService, gid: str, user: User, after: int) -> tuple[d
 
 
 async def game_stream(games: GameService, gid: str, user: User, poll: float) -> AsyncIterator[bytes]:
-    full = await asyncio.to_thread(game_full, games, gid, user)
+    full = await games.call(game_full, games, gid, user)
     yield line(full)
     after, status = full["seq"], full["status"]
     quiet_since = time.monotonic()
     while status in ("open", "active"):
         await asyncio.sleep(poll)
-        batch, after = await asyncio.to_thread(_next_batch, games, gid, user, after)
+        batch, after = await games.call(_next_batch, games, gid, user, after)
         if batch is not None:
             status = batch["status"]
             quiet_since = time.monotonic()

@@ -73,7 +73,7 @@ class Analyses:
 
     async def curve(self, gid: str) -> dict[str, Any]:
         """{game_id, seq, level, points: [{at, seq, turn, side, union}], cached}."""
-        game = await asyncio.to_thread(self._row, gid)
+        game = await self.players.games.call(self._row, gid)
         hit = self._cached((gid, game.seq))
         if hit is not None:
             return {**hit, "cached": True}
@@ -94,7 +94,7 @@ class Analyses:
                 self._locks[gid] = (lock, callers - 1)
 
     async def _work_out(self, gid: str) -> dict[str, Any]:
-        rec = await asyncio.to_thread(self._record, gid)
+        rec = await self.players.games.call(self._record, gid)
         started = time.perf_counter()
         points = await self.players.pool.analyse(gid, rec.game.header, rec.events)
         seqs = rec.seqs

@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -51,9 +50,10 @@ class ComputerPlayers:
     def __init__(self, games: GameService, delay_seconds: float = 0.6, sweep_seconds: float = 5.0,
                  threads: int = 2, pool: ThinkingPool | None = None):
         self.games = games
-        # reading a game and making the move run in threads of their own (as a person's
-        # HTTP command does); the thinking runs in the worker processes of `pool`
-        self._io = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="computer")
+        # reading a game and making the move run in the game service's worker threads,
+        # at most `threads` of them at once (the others stay free for people's sockets);
+        # the thinking runs in the worker processes of `pool`
+        self._io = asyncio.Semaphore(threads)
         self.pool = pool or ThinkingPool()
         self.delay = delay_seconds
         self.sweep_seconds = sweep_seconds
@@ -99,7 +99,7 @@ class ComputerPlayers:
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
-        await asyncio.to_thread(self.ensure_accounts)
+        await self.games.call(self.ensure_accounts)
         self._sweeper = asyncio.create_task(self._sweep_forever())
 
     async def stop(self) -> None:
@@ -107,12 +107,12 @@ class ComputerPlayers:
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        self._io.shutdown(wait=False, cancel_futures=True)
         self.pool.shutdown()
         self._loop = None
 
     async def _in_thread(self, fn: Any, *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self._io, fn, *args)
+        async with self._io:
+            return await self.games.call(fn, *args)
 
     # ------------------------------------------------------------ moving
     def on_change(self, ch: Change) -> None:
@@ -179,7 +179,7 @@ class ComputerPlayers:
                 and_(c.to_act == "confederate", c.confederate_user_id.in_(ids))))).scalars())
 
     async def sweep(self) -> None:
-        for gid in await asyncio.to_thread(self.waiting_games):
+        for gid in await self._in_thread(self.waiting_games):
             if gid not in self._tasks:
                 self._tasks[gid] = asyncio.create_task(self._play(gid))
 

@@ -102,8 +102,9 @@ class Settings(BaseSettings):
                                                            "decision, so that people can follow it (tests: 0)")
     computer_sweep_seconds: float = Field(5.0, description="how often each process looks for games waiting for "
                                                            "the computer (after a restart, or moved elsewhere)")
-    computer_threads: int = Field(2, description="threads in which the computer players of a process read games "
-                                                 "and make their moves (the thinking runs in worker processes)")
+    computer_threads: int = Field(2, ge=1, description="worker threads the computer players of a process may take "
+                                                       "at once to read games and make their moves (the thinking "
+                                                       "runs in worker processes)")
     computer_processes: int = Field(2, description="worker processes in which the computer players of a server "
                                                    "process think (each game always in the same one; started on "
                                                    "first use)")

@@ -4,7 +4,6 @@ from __future__ import annotations
 import functools
 
 from fastapi import APIRouter, Body, Depends, Query, Request, Response
-from starlette.concurrency import run_in_threadpool
 
 import rules_engine
 
@@ -204,13 +203,14 @@ def create_game(body: CreateGameIn, request: Request, user: User = Depends(curre
 
 
 # These handlers are async so that the watcher counts are read on the event loop (the
-# hub's structures belong to it); the database work still runs in a worker thread.
+# hub's structures belong to it); the database work runs in the game service's worker
+# threads (GameService.call).
 
 @router.get("/games", tags=["games"])
 async def list_games(request: Request, view: str = Query("open", description="open | mine | live | finished"),
                      limit: int = Query(100, ge=1, le=500)):
-    user = await run_in_threadpool(optional_user, request)
-    games = await run_in_threadpool(service(request).lobby, user, view, limit)
+    user = await service(request).call(optional_user, request)
+    games = await service(request).call(service(request).lobby, user, view, limit)
     hub = request.app.state.hub
     for g in games:
         g["watchers"] = hub.watchers(g["id"])
@@ -227,13 +227,13 @@ def my_rematch_offers(request: Request, user: User = Depends(current_user)):
 @router.get("/lobby", tags=["games"])
 async def lobby(request: Request):
     """Open games to join, my games (those waiting for me first), games to watch."""
-    user = await run_in_threadpool(optional_user, request)
     svc = service(request)
+    user = await svc.call(optional_user, request)
     hub = request.app.state.hub
 
     def read():
         return {"open": svc.lobby(user, "open"), "mine": svc.lobby(user, "mine"), "live": svc.lobby(user, "live")}
-    out = await run_in_threadpool(read)
+    out = await svc.call(read)
     for lst in out.values():
         for g in lst:
             g["watchers"] = hub.watchers(g["id"])
@@ -248,8 +248,8 @@ def join(game_id: str, request: Request, body: JoinIn = Body(default_factory=Joi
 
 @router.get("/games/{game_id}", tags=["games"])
 async def get_game(game_id: str, request: Request):
-    user = await run_in_threadpool(optional_user, request)
-    out = await run_in_threadpool(service(request).get_game, game_id, user)
+    user = await service(request).call(optional_user, request)
+    out = await service(request).call(service(request).get_game, game_id, user)
     out["watchers"] = request.app.state.hub.watchers(game_id)
     return out
 

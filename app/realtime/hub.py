@@ -105,7 +105,7 @@ class Hub(PostgresFanout):
         if loop is None or loop.is_closed():
             return
         if threading.get_ident() == self.loop_thread:
-            self._deliver_local(change)  # a command run inline on the loop
+            self._deliver_local(change)  # called on the loop itself (a command a test runs there)
         else:
             loop.call_soon_threadsafe(self._deliver_local, change)
 
