@@ -38,6 +38,10 @@ class GameEndingMeanwhile:
         return {"id": gid, "status": self.status, "seq": self.seq,
                 "result": {"winner": "union"} if self.status != "active" else None}
 
+    async def call(self, fn, *args):
+        """GameService.call runs a blocking call in a worker thread; here, in a thread too."""
+        return await asyncio.to_thread(fn, *args)
+
 
 async def _messages(games, most: int) -> list[dict]:
     out = []
