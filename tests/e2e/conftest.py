@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -18,9 +17,14 @@ import httpx
 import pytest
 
 from app.guard.ratelimit import DEFAULT_LIMITS
+from tests.isolation import free_port, worker_name
 
 ROOT = Path(__file__).resolve().parents[2]
+# screenshots and figures; in a parallel run each worker writes under a folder of its own
+# (artifacts/gw0, artifacts/gw1, ...), as some files are read, added to and written back
 ARTIFACTS = Path(os.environ.get("E2E_ARTIFACTS", Path(__file__).parent / "artifacts"))
+if "PYTEST_XDIST_WORKER" in os.environ:
+    ARTIFACTS = ARTIFACTS / worker_name()
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # one address plays many players here: limits no test meets
 # the database of each test server (by its base URL), for tests that need an administrator
@@ -30,37 +34,15 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-sync", "--no-first-run", "--disable-quic"]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("e2e")
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    DATABASE_OF[base] = f"sqlite:///{tmp / 'hd.sqlite3'}"
-    env = dict(os.environ, DATABASE_URL=DATABASE_OF[base], SECRET_KEY="e2e-secret-key-of-at-least-32-bytes",
-               PUBLIC_URL=base, LOG_LEVEL="warning", RATE_LIMITS=GENEROUS_RATE_LIMITS,
-               PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    database = f"sqlite:///{tmp / 'hd.sqlite3'}"
     log = open(tmp / "server.log", "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)],
-                            cwd=str(ROOT), env=env, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 120   # a loaded machine (other test runs) starts it slowly
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError("server exited: " + (tmp / "server.log").read_text()[-2000:])
-        try:
-            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    else:
-        proc.kill()
-        raise RuntimeError("server did not start")
+    proc, base = _start_server(database, log, tmp / "server.log")
+    while proc is None:   # the port was taken between choosing and binding it: another process
+        proc, base = _start_server(database, log, tmp / "server.log")
+    DATABASE_OF[base] = database
     yield base
     proc.terminate()
     try:
@@ -68,6 +50,32 @@ def server(tmp_path_factory):
     except subprocess.TimeoutExpired:
         proc.kill()
     log.close()
+
+
+def _start_server(database: str, log, log_path: Path) -> tuple[subprocess.Popen | None, str]:
+    """A server on a free port of this worker's, ready; (None, base) if the port turned out taken."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = dict(os.environ, DATABASE_URL=database, SECRET_KEY="e2e-secret-key-of-at-least-32-bytes",
+               PUBLIC_URL=base, LOG_LEVEL="warning", RATE_LIMITS=GENEROUS_RATE_LIMITS,
+               PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    written_before = log_path.stat().st_size
+    proc = subprocess.Popen([sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port)],
+                            cwd=str(ROOT), env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 120   # a loaded machine (other test runs) starts it slowly
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            if "address already in use" in log_path.read_text(errors="replace")[written_before:]:
+                return None, base
+            raise RuntimeError("server exited: " + log_path.read_text()[-2000:])
+        try:
+            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("server did not start")
 
 
 @pytest.fixture(scope="module")

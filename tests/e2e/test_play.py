@@ -68,6 +68,18 @@ def click_map(page, locator):
     page.keyboard.press("0")
 
 
+def in_reach(locator):
+    """The first of the highlighted boxes or counters that a player can see: not under the
+    page's own bars (the prompt bar lies over the top of the map), else simply the first."""
+    for i in range(locator.count()):
+        if locator.nth(i).evaluate(
+                "e => { const r = e.getBoundingClientRect();"
+                " const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);"
+                " return !!hit && !!hit.closest('#map, #battle'); }"):
+            return locator.nth(i)
+    return locator.first
+
+
 def click_and_wait(page, locator):
     before = seq(page)
     click_map(page, locator)
@@ -116,8 +128,8 @@ def play_generic(t: Turn, artifacts, shots):
     if phase == "movement":
         if p.locator("#map .box.active-box").count():
             if legal_units.count() and "moved" not in t.log[-1:][0:1] and not t.log or t.log[-1] == "activate":
-                click_map(p, legal_units.first)
-                dest = p.locator("#map .box.legal .name").first
+                click_map(p, in_reach(legal_units))
+                dest = in_reach(p.locator("#map .box.legal .name"))
                 before = seq(p)
                 click_map(p, dest)
                 if p.locator("#actions .choice").count():
@@ -131,9 +143,9 @@ def play_generic(t: Turn, artifacts, shots):
             return t.step("end march", button(p, "End march"))
         if "end march" in t.log or not legal_boxes.count():
             return t.step("end movement", button(p, "End movement"))
-        return t.step("activate", legal_boxes.first)
+        return t.step("activate", in_reach(legal_boxes))
     if phase == "battle_choice":
-        return t.step("fight", legal_boxes.first)
+        return t.step("fight", in_reach(legal_boxes))
     if phase == "battle":
         if step == "withdraw":
             return t.step("stand", button(p, "Stand and fight"))
@@ -152,17 +164,17 @@ def play_generic(t: Turn, artifacts, shots):
             return t.step("target", target)
         if step == "promote":
             if legal_units.count():
-                return t.step("promote (battle)", legal_units.first)
+                return t.step("promote (battle)", in_reach(legal_units))
             return t.step("no promotion", button(p, "No promotion"))
     if phase == "promotion":
         if legal_units.count():
-            return t.step("promote", legal_units.first)
+            return t.step("promote", in_reach(legal_units))
         return t.step("no promotion", button(p, "No promotion"))
     if phase == "recruit_roll":
         return t.step("roll recruits", button(p, "Roll for recruits"))
     if phase == "recruitment":
         if legal_boxes.count() and "recruit" not in t.log:
-            click_map(p, legal_boxes.first)
+            click_map(p, in_reach(legal_boxes))
             if p.locator("#actions .choice").count():
                 return t.step("recruit", p.locator("#actions .choice").first)
             t.log.append("recruit")

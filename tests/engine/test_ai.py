@@ -39,6 +39,7 @@ def play(g, players: dict, decisions: int) -> None:
         g.apply(action)
 
 
+@pytest.mark.slow   # a whole game of the computer player
 @pytest.mark.parametrize("scenario", rules_engine.SCENARIO_IDS)
 def test_plays_every_scenario_legally_to_the_end(scenario):
     rng = random.Random(scenario)
@@ -53,6 +54,7 @@ def test_plays_every_scenario_legally_to_the_end(scenario):
     assert g.result is not None, (scenario, options)
 
 
+@pytest.mark.slow   # a whole game of the computer player
 def test_finishes_a_whole_game_with_advanced_rules():
     options = ["A2.0", "A4.0", "A8.2", "4.8", "7.5"]
     g = rules_engine.new_game(scenario="1861-short", options=options, seed="whole")
@@ -63,6 +65,7 @@ def test_finishes_a_whole_game_with_advanced_rules():
     assert bots["union"].shadow.sync(g.events).state_json() == g.state_json()
 
 
+@pytest.mark.slow   # a whole game of the computer player
 def test_same_seed_same_game():
     def run():
         players = {"union": make_player("normal", "u"), "confederate": make_player("hard", "c")}
@@ -98,6 +101,7 @@ def decides_blind_to_the_seed(level: str, scenario: str, decisions: int) -> None
         g.apply(action)
 
 
+@pytest.mark.slow   # a whole game of the computer player
 def test_never_reads_the_seed():
     decides_blind_to_the_seed("hard", "1861", 25)
 

@@ -86,6 +86,7 @@ def test_the_plan_is_made_once_and_played_through():
     assert played == planned[:len(played)]
 
 
+@pytest.mark.slow   # a whole game of the computer player
 @pytest.mark.parametrize("scenario", rules_engine.SCENARIO_IDS)
 def test_plays_every_scenario_legally_with_any_options(scenario):
     rng = random.Random(f"expert-{scenario}")
@@ -97,10 +98,12 @@ def test_plays_every_scenario_legally_with_any_options(scenario):
     assert g.result is not None
 
 
+@pytest.mark.slow   # a whole game of the computer player
 def test_never_reads_the_seed_and_decides_the_same_on_a_replayed_record():
     decides_blind_to_the_seed("expert", "1861-short", 30)
 
 
+@pytest.mark.slow   # a whole game of the computer player
 def test_same_seed_same_game():
     def run():
         players = {"union": make_player("expert", "u"), "confederate": make_player("expert", "c")}

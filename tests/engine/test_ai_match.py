@@ -155,6 +155,7 @@ def test_elo_fit_on_made_up_results():
     assert 0 < three["X"]["elo"] < three["Y"]["elo"]
 
 
+@pytest.mark.slow   # a whole game of the computer player
 def test_ladder_command_end_to_end(tmp_path, capsys):
     out = tmp_path / "ladder.json"
     assert main(["ladder", "--games", "2", "--levels", "random", "greedy", "--scenario", "1861-short",
@@ -178,6 +179,7 @@ def test_ladder_command_end_to_end(tmp_path, capsys):
     assert len(merged["pairings"]) == 2 and merged["elo"]["random"]["elo"] == 0
 
 
+@pytest.mark.slow   # a whole game of the computer player
 def test_ladder_in_two_processes_plays_the_same_games():
     def results(jobs: int) -> list:
         return [(p["a"], p["b"], p["wins"], p["quality"])

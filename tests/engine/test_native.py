@@ -82,6 +82,7 @@ def play_in_process(pure: bool) -> dict[str, object]:
     return json.loads(done.stdout.splitlines()[-1])
 
 
+@pytest.mark.slow   # every scenario, both engines, in two processes
 def test_the_compiled_engine_plays_exactly_as_the_pure_one() -> None:
     if native.stale_reason() is not None:
         message = f"no current compiled engine: {native.stale_reason()}"

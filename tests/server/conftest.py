@@ -7,10 +7,11 @@ Postgres variants skip, unless REQUIRE_POSTGRES=1: then they fail.
 from __future__ import annotations
 
 import os
-import uuid
 
 import psycopg
 import pytest
+
+from tests.isolation import database_name
 
 from .helpers import DEFAULT_PG, TEST_GAME_SEED, ServerProc
 
@@ -52,7 +53,7 @@ class PgDatabases:
         self.created: list[str] = []
 
     def create(self) -> str:
-        name = f"hd_test_{uuid.uuid4().hex[:12]}"
+        name = database_name()
         with psycopg.connect(_pg_admin_url(), autocommit=True) as c:
             c.execute(f'CREATE DATABASE "{name}"')
         self.created.append(name)
@@ -91,18 +92,46 @@ def pg_url(pg_databases):
     return pg_databases.create()
 
 
+class SharedServers:
+    """One server per backend for the whole session (of this worker), started when first
+    asked for and kept running while the tests switch between backends: a test run in
+    parallel workers takes the modules in no particular order, and a parametrized session
+    fixture would be stopped and started again at every switch."""
+
+    def __init__(self, tmp_path_factory, pg_databases, name: str, **env):
+        self.tmp_path_factory, self.pg_databases, self.name, self.env = tmp_path_factory, pg_databases, name, env
+        self.running: dict[str, ServerProc] = {}
+
+    def get(self, backend: str) -> ServerProc:
+        if backend == "postgres":
+            need_postgres()
+        if backend not in self.running:
+            if backend == "postgres":
+                url = self.pg_databases.create()
+            else:
+                url = f"sqlite:///{self.tmp_path_factory.mktemp('db') / f'{self.name}.sqlite3'}"
+            srv = ServerProc(url, log_dir=self.tmp_path_factory.mktemp("logs"), **self.env).start()
+            srv.url = url
+            srv.backend = backend
+            self.running[backend] = srv
+        return self.running[backend]
+
+    def stop_all(self) -> None:
+        for srv in self.running.values():
+            srv.stop()
+
+
+@pytest.fixture(scope="session")
+def shared_servers(tmp_path_factory, pg_databases):
+    servers = SharedServers(tmp_path_factory, pg_databases, "hd", game_seed=TEST_GAME_SEED)
+    yield servers
+    servers.stop_all()
+
+
 @pytest.fixture(scope="session", params=["sqlite", "postgres"])
-def server(request, tmp_path_factory, pg_databases):
+def server(request, shared_servers):
     """One running server per backend, shared by the tests that do not restart it."""
-    if request.param == "postgres":
-        need_postgres()
-        url = pg_databases.create()
-    else:
-        url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'hd.sqlite3'}"
-    srv = ServerProc(url, log_dir=tmp_path_factory.mktemp("logs"), game_seed=TEST_GAME_SEED).start()
-    srv.backend = request.param
-    yield srv
-    srv.stop()
+    return shared_servers.get(request.param)
 
 
 @pytest.fixture
@@ -121,4 +150,4 @@ def make_server(tmp_path):
 
 
 # the play-by-turn tests share one SMTP server, clock and app server per backend
-from .mailkit import clock_fixture, smtp_fixture, srv_fixture  # noqa: E402,F401
+from .mailkit import clock_fixture, play_by_turn_servers, smtp_fixture, srv_fixture  # noqa: E402,F401

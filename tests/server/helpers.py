@@ -5,7 +5,6 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -15,6 +14,7 @@ from pathlib import Path
 import httpx
 
 from app.guard.ratelimit import DEFAULT_LIMITS
+from tests.isolation import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
@@ -28,18 +28,13 @@ GENEROUS_RATE_LIMITS = ",".join(f"{name}=1000000/1" for name in DEFAULT_LIMITS)
 GENEROUS_SOCKET_CAPS = {"WS_SOCKETS_PER_ADDRESS": "100000", "WS_SOCKETS_PER_ACCOUNT": "100000"}
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class ServerProc:
     """`python -m app serve` in a subprocess (so a test can kill and restart it)."""
 
     def __init__(self, database_url: str, port: int | None = None, log_dir: Path | None = None, **env):
         self.database_url = database_url
         self.port = port or free_port()
+        self.chose_port = port is None   # then a port taken meanwhile by another process is no failure
         self.env = env
         self.proc: subprocess.Popen | None = None
         self.log_dir = log_dir
@@ -69,10 +64,15 @@ class ServerProc:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
+                if self.chose_port and "address already in use" in self.log():
+                    self._log.close()
+                    self.port = free_port()
+                    return self.start(timeout)
                 raise RuntimeError(f"server exited early:\n{self.log()}")
             try:
                 # ready, not just up: on Postgres the event listener must be listening
                 if httpx.get(self.base + "/api/ready", timeout=1).status_code == 200:
+                    self.chose_port = False   # a restart comes back where the clients expect it
                     return self
             except httpx.HTTPError:
                 pass

@@ -268,17 +268,15 @@ def clock_fixture(tmp_path_factory):
     return Clock(tmp_path_factory.mktemp("clock") / "offset")
 
 
+@pytest.fixture(scope="session")
+def play_by_turn_servers(smtp, clock, tmp_path_factory, pg_databases):
+    from .conftest import SharedServers
+    from .helpers import TEST_GAME_SEED
+    servers = SharedServers(tmp_path_factory, pg_databases, "pbt", **server_env(smtp, clock), game_seed=TEST_GAME_SEED)
+    yield servers
+    servers.stop_all()
+
+
 @pytest.fixture(scope="session", name="srv", params=["sqlite", "postgres"])
-def srv_fixture(request, smtp, clock, tmp_path_factory, pg_databases):
-    from .conftest import need_postgres
-    from .helpers import TEST_GAME_SEED, ServerProc
-    if request.param == "postgres":
-        need_postgres()
-        url = pg_databases.create()
-    else:
-        url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'pbt.sqlite3'}"
-    s = ServerProc(url, log_dir=tmp_path_factory.mktemp("logs"), **server_env(smtp, clock), game_seed=TEST_GAME_SEED).start()
-    s.url = url
-    s.backend = request.param
-    yield s
-    s.stop()
+def srv_fixture(request, play_by_turn_servers):
+    return play_by_turn_servers.get(request.param)
