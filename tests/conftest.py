@@ -42,13 +42,18 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "slow: left out of the quick run (pytest -m 'not slow')")
 
 
+def _under_tests(item) -> Path:
+    path = Path(str(item.fspath))
+    return path.relative_to(HERE) if path.is_relative_to(HERE) else path
+
+
 def _place(item) -> int:
-    path = Path(str(item.fspath)).relative_to(HERE).as_posix()
+    path = _under_tests(item).as_posix()
     return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
 
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if Path(str(item.fspath)).relative_to(HERE).parts[0] in SLOW_FOLDERS:
+        if _under_tests(item).parts[0] in SLOW_FOLDERS:
             item.add_marker(pytest.mark.slow)
     items.sort(key=_place)   # stable: within a module, and among the rest, the order stays
