@@ -24,15 +24,34 @@ _pg_state: dict = {}
 
 
 def _pg_reachable() -> str | None:
-    """None if Postgres answers, else the reason."""
+    """None if Postgres answers, else the reason. A server that answers but lacks the
+    database TEST_DATABASE_URL names gets it created (through its `postgres` database);
+    if even that fails, the reason says the command that makes it."""
     if "err" not in _pg_state:
         try:
-            with psycopg.connect(_pg_admin_url(), connect_timeout=3, autocommit=True) as c:
-                c.execute("SELECT 1")
-            _pg_state["err"] = None
+            _pg_state["err"] = _connect_or_create()
         except Exception as exc:  # noqa: BLE001
             _pg_state["err"] = f"Postgres at {_pg_admin_url()} unreachable: {exc}"
     return _pg_state["err"]
+
+
+def _connect_or_create() -> str | None:
+    url = _pg_admin_url()
+    try:
+        with psycopg.connect(url, connect_timeout=3, autocommit=True) as c:
+            c.execute("SELECT 1")
+        return None
+    except psycopg.OperationalError as exc:
+        if "does not exist" not in str(exc):
+            raise
+    name = url.rpartition("/")[2].split("?")[0]
+    try:
+        with psycopg.connect(_swap_db(url, "postgres"), connect_timeout=3, autocommit=True) as c:
+            c.execute(f'CREATE DATABASE "{name}"')
+        return None
+    except Exception as exc:  # noqa: BLE001
+        return (f"the test database {name!r} does not exist and could not be created ({exc}); "
+                f"make it with: createdb -h <host> -U <user> {name}")
 
 
 def need_postgres():
