@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 
-from tests.e2e.test_board import _post, new_game
+from tests.e2e.test_board import new_game
 
 VIEW = """() => { const m = document.getElementById('map'), r = m.getBoundingClientRect();
   return [m.getAttribute('viewBox'), Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)].join(' '); }"""
@@ -109,14 +109,23 @@ def _choose(acts, units, side, rng):
 
 
 def _decide(ctxs, base, gid, rng):
-    """One decision by the side to act; returns (the action, the events it made)."""
-    g = _state(ctxs["union"], base, gid)
-    side = g["to_act"]
-    ctx = ctxs[side]
-    acts = ctx.request.get(f"{base}/api/games/{gid}/legal").json()["actions"]
-    action = _choose(acts, g["state"]["units"], side, rng)
-    out = _post(ctx, base, f"/api/games/{gid}/actions", {"action": action, "expected_seq": g["seq"]})
-    return side, action, out
+    """One decision by the side to act; returns (the action, the events it made). The
+    Union's open page takes a forced choice by itself (the only target): when it did so
+    between our look and our decision, the decision is stale, and we look again."""
+    for _ in range(5):
+        g = _state(ctxs["union"], base, gid)
+        side = g["to_act"]
+        ctx = ctxs[side]
+        acts = ctx.request.get(f"{base}/api/games/{gid}/legal").json()["actions"]
+        action = _choose(acts, g["state"]["units"], side, rng)
+        token = next(c["value"] for c in ctx.cookies() if c["name"] == "hd_csrf")
+        r = ctx.request.post(f"{base}/api/games/{gid}/actions", headers={"X-CSRF-Token": token},
+                             data={"action": action, "expected_seq": g["seq"]})
+        if r.status == 409 and r.json().get("code") == "stale":
+            continue
+        assert r.ok, r.text()
+        return side, action, r.json()
+    raise AssertionError("the game kept moving under the test's decisions")
 
 
 def _wait_seq(page, seq):
