@@ -117,17 +117,24 @@ def test_the_digest_comes_at_the_readers_hour_and_lists_each_game_once(srv, smtp
     assert len(smtp.box.to(a.email)) == start + 1        # once a day
 
 
-def test_a_by_turn_player_with_the_game_open_gets_no_mail_or_webhook(srv, smtp, clock):
+def _union_with_a_webhook_waits(srv, smtp, hook, days: int, seed: int):
+    """A by-turn game whose Union player (a, with a webhook) has had the first mail and
+    call and has moved: the game waits for the Confederate."""
     a, b = verified_player(srv.base, smtp), verified_player(srv.base, smtp)
+    assert a.http.put("/api/me/webhook", json={"url": hook.url}).status_code == 200
+    gid = by_turn_match(srv.base, a, b, days=days)
+    smtp.box.wait(a.email, 1)
+    hook.wait(1)
+    rng = random.Random(seed)
+    sts = seats(a, b)
+    _play_until_waiting_for(sts, gid, "confederate", rng)
+    return a, gid, sts, rng
+
+
+def test_a_by_turn_player_with_the_game_open_gets_no_mail_or_webhook(srv, smtp, clock):
     hook = Receiver()
     try:
-        assert a.http.put("/api/me/webhook", json={"url": hook.url}).status_code == 200
-        gid = by_turn_match(srv.base, a, b, days=1)
-        smtp.box.wait(a.email, 1)
-        hook.wait(1)
-        rng = random.Random(8)
-        sts = seats(a, b)
-        _play_until_waiting_for(sts, gid, "confederate", rng)
+        a, gid, sts, rng = _union_with_a_webhook_waits(srv, smtp, hook, days=1, seed=8)
 
         async def watch():
             async with websockets.connect(f"{srv.ws_base}/ws/games/{gid}?token={a.token}") as ws:
@@ -158,16 +165,9 @@ def test_a_by_turn_player_with_the_game_open_gets_no_mail_or_webhook(srv, smtp, 
 def test_a_player_who_leaves_without_answering_is_mailed_once_away(srv, smtp, clock):
     """The turn comes while the player has the game open: no mail while they look at it;
     once they close it without answering, the mail (and the webhook call) goes out."""
-    a, b = verified_player(srv.base, smtp), verified_player(srv.base, smtp)
     hook = Receiver()
     try:
-        assert a.http.put("/api/me/webhook", json={"url": hook.url}).status_code == 200
-        gid = by_turn_match(srv.base, a, b, days=3)
-        smtp.box.wait(a.email, 1)
-        hook.wait(1)
-        rng = random.Random(9)
-        sts = seats(a, b)
-        _play_until_waiting_for(sts, gid, "confederate", rng)
+        a, gid, sts, rng = _union_with_a_webhook_waits(srv, smtp, hook, days=3, seed=9)
 
         async def look_then_leave():
             async with websockets.connect(f"{srv.ws_base}/ws/games/{gid}?token={a.token}") as ws:
