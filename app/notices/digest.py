@@ -26,15 +26,16 @@ T_GAMES, T_CLOCKS = table(Game), table(GameClock)
 class Clocks(Protocol):
     """The by-turn clocks, as the digest reads them (app.playbyturn.deadlines.Deadlines)."""
     notices: Notices
+    clock: Any
 
     def remaining(self, conn: Any, row: Any, now: datetime | None = None) -> tuple[float, bool]: ...
 
     def clock_view(self, conn: Any, game_id: str) -> dict | None: ...
 
 
-def digest_tick(db: Any, clock: Any, deadlines: Clocks) -> int:
+def digest_tick(db: Any, deadlines: Clocks) -> int:
     """Queue the digests that are due; returns how many."""
-    now = clock.now()
+    now = deadlines.clock.now()
     with db.read() as conn:
         users = conn.execute(select(T_PREFS.c.user_id, T_PREFS.c.last_digest_at, T_PREFS.c.verified_email,
                                     T_PREFS.c.time_zone, T_PREFS.c.digest_hour, T_USERS.c.email, T_USERS.c.username)

@@ -194,9 +194,10 @@ class Notices:
                                                  created_at=self.clock.now(), read_at=None))
             # a muted game: the notice above, but no mail and no webhook call; nor for one
             # the player is looking at, unless it waits for them (held until they leave)
+            if not mail or is_muted(conn, uid, game_id):
+                continue
             watched = self.watching(conn, uid, game_id)
-            quiet = not mail or is_muted(conn, uid, game_id) or (watched and kind not in WAITING_KINDS)
-            p = {} if quiet else prefs(conn, uid)
+            p = {} if watched and kind not in WAITING_KINDS else prefs(conn, uid)
             if not p:
                 continue
             subj = self.subject(kind, game_id, lang, subject)

@@ -22,5 +22,5 @@ def timer_jobs(db: Any, clock: Clock, deadlines: Deadlines, games: Any,
         return orders.tick(games, clock, orders_grace_seconds)
 
     def digests() -> int:
-        return digest_tick(db, clock, deadlines)
+        return digest_tick(db, deadlines)
     return [clocks, standing_orders, digests]
